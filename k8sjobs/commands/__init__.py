@@ -1,0 +1,1 @@
+"""Sub-commands of ``python -m k8sjobs``; each module has ``add_arguments`` and ``handle``."""
