@@ -8,6 +8,9 @@ wall clock, so the same scenario and seed always give the same trace.
 
 from __future__ import annotations
 
+import heapq
+import itertools
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -49,3 +52,72 @@ class FakeClock:
 
     def __repr__(self) -> str:
         return f"FakeClock(t={self._now:g})"
+
+
+class Scheduler(Protocol):
+    """Something that runs callbacks at simulated times (implemented by :class:`EventHeap`)."""
+
+    def call_at(self, t: float, fn: Callable[[], None], *, priority: int = 0, label: str = "") -> None:
+        """Run ``fn`` when simulated time reaches ``t``."""
+        ...
+
+    def now(self) -> float:
+        """The current simulated time."""
+        ...
+
+
+class EventHeap:
+    """The one event heap of a simulation: callbacks keyed ``(time, priority, seq)``.
+
+    ``seq`` comes from a per-instance counter, so two callbacks due at the same time
+    and priority run in the order they were scheduled, and two heaps never share state.
+    Running an event moves the clock to its time.
+    """
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self._queue: list[tuple[float, int, int, str, Callable[[], None]]] = []
+        self._seq = itertools.count()
+
+    def now(self) -> float:
+        """The current simulated time."""
+        return self.clock.now()
+
+    def call_at(self, t: float, fn: Callable[[], None], *, priority: int = 0, label: str = "") -> None:
+        """Schedule ``fn`` at time ``t`` (never earlier than now)."""
+        t = max(t, self.clock.now())
+        heapq.heappush(self._queue, (t, priority, next(self._seq), label, fn))
+
+    def call_later(self, delay: float, fn: Callable[[], None], *, priority: int = 0, label: str = "") -> None:
+        """Schedule ``fn`` ``delay`` seconds from now."""
+        self.call_at(self.clock.now() + max(delay, 0.0), fn, priority=priority, label=label)
+
+    def peek_time(self) -> float | None:
+        """Time of the next event, or None when the heap is empty."""
+        return self._queue[0][0] if self._queue else None
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def run_next(self) -> str | None:
+        """Advance the clock to the next event and run it; returns its label (None if empty)."""
+        if not self._queue:
+            return None
+        t, _prio, _seq, label, fn = heapq.heappop(self._queue)
+        self.clock.set(t)
+        fn()
+        return label
+
+    def run_until(self, t: float) -> int:
+        """Run every event due at or before ``t``, then set the clock to ``t``; returns how many ran."""
+        n = 0
+        while self._queue and self._queue[0][0] <= t:
+            self.run_next()
+            n += 1
+        if t > self.clock.now():
+            self.clock.set(t)
+        return n
+
+    def run_due(self) -> int:
+        """Run the events due now (including ones they schedule for now)."""
+        return self.run_until(self.clock.now())

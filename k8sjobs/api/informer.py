@@ -1,0 +1,169 @@
+"""Shared informers: a watch-fed cache with listers, indexes and event handlers.
+
+Mirrors client-go's SharedIndexInformer as the Job controller uses it. The cache is
+what the controller *believes*; it trails the API server by the informer's ``lag``
+(seconds of simulated time, changeable at any moment). Deliveries stay in watch order:
+lowering the lag never lets a later event overtake an earlier one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..clock import Scheduler
+from .labels import selector_matches
+from .store import ADDED, DELETED, APIStore, WatchEvent
+from .types import LabelSelector
+
+PRIORITY_INFORMER = 10
+"""Heap priority of cache deliveries: after API writes at the same instant, before syncs."""
+
+IndexFunc = Callable[[Any], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class EventHandlers:
+    """ResourceEventHandlerFuncs: ``on_add(obj)``, ``on_update(old, new)``, ``on_delete(obj)``."""
+
+    on_add: Callable[[Any], None] | None = None
+    on_update: Callable[[Any, Any], None] | None = None
+    on_delete: Callable[[Any], None] | None = None
+
+
+def owner_uid_index(obj: Any) -> list[str]:
+    """Index pods by the UID of their controller owner ("" for orphans)."""
+    for ref in obj.metadata.owner_references:
+        if ref.controller:
+            return [ref.uid]
+    return [""]
+
+
+def namespace_index(obj: Any) -> list[str]:
+    """Index objects by namespace."""
+    return [obj.metadata.namespace]
+
+
+class Informer:
+    """A cache of one kind fed by the store's watch, delivered ``lag`` seconds late."""
+
+    def __init__(self, store: APIStore | None, kind: str, scheduler: Scheduler | None = None, *,
+                 lag: float = 0.0, indexers: dict[str, IndexFunc] | None = None) -> None:
+        self.kind = kind
+        self.scheduler = scheduler
+        self.lag = float(lag)
+        self._cache: dict[tuple[str, str], Any] = {}
+        self._handlers: list[EventHandlers] = []
+        self._indexers: dict[str, IndexFunc] = dict(indexers or {})
+        self._indices: dict[str, dict[str, dict[tuple[str, str], Any]]] = {n: {} for n in self._indexers}
+        self._last_delivery = float("-inf")
+        self.pending = 0
+        """Watch events received but not yet delivered to the cache."""
+        self.delivered = 0
+        if store is not None:
+            for obj in store.list(kind):
+                self._put(obj)
+            store.watch(kind, self._on_watch)
+
+    # ------------------------------------------------------------------ delivery
+
+    def set_lag(self, lag: float) -> None:
+        """Change how late future watch events reach the cache."""
+        if lag < 0:
+            raise ValueError(f"informer lag must be >= 0, got {lag}")
+        self.lag = float(lag)
+
+    def _on_watch(self, ev: WatchEvent) -> None:
+        if self.scheduler is None:
+            self._deliver(ev)
+            return
+        t = max(self.scheduler.now() + self.lag, self._last_delivery)
+        self._last_delivery = t
+        self.pending += 1
+        self.scheduler.call_at(t, lambda: self._deliver_pending(ev), priority=PRIORITY_INFORMER,
+                               label=f"informer:{self.kind}")
+
+    def _deliver_pending(self, ev: WatchEvent) -> None:
+        self.pending -= 1
+        self._deliver(ev)
+
+    def _deliver(self, ev: WatchEvent) -> None:
+        self.delivered += 1
+        key = (ev.obj.metadata.namespace, ev.obj.metadata.name)
+        if ev.type == DELETED:
+            old = self._cache.get(key, ev.obj)
+            self._drop(key)
+            for h in self._handlers:
+                if h.on_delete:
+                    h.on_delete(ev.obj)
+            return
+        old = self._cache.get(key)
+        self._put(ev.obj)
+        for h in self._handlers:
+            if old is None or ev.type == ADDED:
+                if h.on_add:
+                    h.on_add(ev.obj)
+            elif h.on_update:
+                h.on_update(old, ev.obj)
+
+    # ------------------------------------------------------------------ cache
+
+    def _put(self, obj: Any) -> None:
+        key = (obj.metadata.namespace, obj.metadata.name)
+        if key in self._cache:
+            self._drop(key)
+        self._cache[key] = obj
+        for name, fn in self._indexers.items():
+            for value in fn(obj):
+                self._indices[name].setdefault(value, {})[key] = obj
+
+    def _drop(self, key: tuple[str, str]) -> None:
+        obj = self._cache.pop(key, None)
+        if obj is None:
+            return
+        for name, fn in self._indexers.items():
+            for value in fn(obj):
+                bucket = self._indices[name].get(value)
+                if bucket is not None:
+                    bucket.pop(key, None)
+                    if not bucket:
+                        del self._indices[name][value]
+
+    def add_event_handler(self, handlers: EventHandlers) -> None:
+        """Register handlers for future deliveries."""
+        self._handlers.append(handlers)
+
+    def replace_all(self, objs: list[Any]) -> None:
+        """Set the cache to exactly ``objs`` without calling handlers (tests, time travel)."""
+        self._cache.clear()
+        for name in self._indices:
+            self._indices[name] = {}
+        for obj in objs:
+            self._put(obj)
+
+    # ------------------------------------------------------------------ lister
+
+    def get(self, namespace: str, name: str) -> Any | None:
+        """The cached object or None (a lister Get)."""
+        return self._cache.get((namespace, name))
+
+    def list(self, namespace: str | None = None, selector: LabelSelector | None = None) -> list[Any]:
+        """Cached objects sorted by (namespace, name), optionally filtered."""
+        out = []
+        for key in sorted(self._cache):
+            obj = self._cache[key]
+            if namespace is not None and key[0] != namespace:
+                continue
+            if selector is not None and not selector_matches(selector, obj.metadata.labels):
+                continue
+            out.append(obj)
+        return out
+
+    def by_index(self, index: str, value: str) -> list[Any]:
+        """Objects whose index ``index`` contains ``value``, sorted by (namespace, name)."""
+        bucket = self._indices[index].get(value, {})
+        return [bucket[k] for k in sorted(bucket)]
+
+    def __len__(self) -> int:
+        return len(self._cache)
