@@ -111,11 +111,19 @@ class Informer:
 
     def _put(self, obj: Any) -> None:
         key = (obj.metadata.namespace, obj.metadata.name)
-        if key in self._cache:
-            self._drop(key)
+        old = self._cache.get(key)
+        # Assigning an existing key keeps its place: index lookups stay in creation order.
         self._cache[key] = obj
         for name, fn in self._indexers.items():
-            for value in fn(obj):
+            values = fn(obj)
+            if old is not None:
+                for stale in set(fn(old)) - set(values):
+                    bucket = self._indices[name].get(stale)
+                    if bucket is not None:
+                        bucket.pop(key, None)
+                        if not bucket:
+                            del self._indices[name][stale]
+            for value in values:
                 self._indices[name].setdefault(value, {})[key] = obj
 
     def _drop(self, key: tuple[str, str]) -> None:
@@ -161,9 +169,12 @@ class Informer:
         return out
 
     def by_index(self, index: str, value: str) -> list[Any]:
-        """Objects whose index ``index`` contains ``value``, sorted by (namespace, name)."""
-        bucket = self._indices[index].get(value, {})
-        return [bucket[k] for k in sorted(bucket)]
+        """Objects whose index ``index`` contains ``value``, in the order they entered the cache."""
+        return list(self._indices[index].get(value, {}).values())
+
+    def has_index(self, index: str) -> bool:
+        """Whether an indexer of that name is registered."""
+        return index in self._indexers
 
     def __len__(self) -> int:
         return len(self._cache)

@@ -1,0 +1,139 @@
+"""A rate-limited, delaying work queue on simulated time (mirrors client-go's workqueue).
+
+Semantics kept from client-go: a key is queued at most once ("dirty" set); a key
+re-added while it is being processed is queued again when processing is done;
+``add_after`` keeps the earliest pending time per key; ``add_rate_limited`` waits
+``base * 2^failures`` (1 s doubling to 1 min for the Job controller) until ``forget``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from ..clock import Clock, Scheduler
+
+DEFAULT_JOB_API_BACKOFF = 1.0
+MAX_JOB_API_BACKOFF = 60.0
+PRIORITY_QUEUE = 15
+"""Heap priority of delayed adds: after informer deliveries, before worker runs."""
+
+
+class ItemExponentialFailureRateLimiter:
+    """base * 2^failures per key, capped (mirrors ItemExponentialFailureRateLimiter)."""
+
+    def __init__(self, base: float = DEFAULT_JOB_API_BACKOFF, maximum: float = MAX_JOB_API_BACKOFF) -> None:
+        self.base = base
+        self.maximum = maximum
+        self._failures: dict[str, int] = {}
+
+    def when(self, key: str) -> float:
+        """The delay for this failure of ``key``, counting it."""
+        n = self._failures.get(key, 0)
+        self._failures[key] = n + 1
+        return min(self.base * (2**n), self.maximum)
+
+    def num_requeues(self, key: str) -> int:
+        """How many failures are counted for ``key``."""
+        return self._failures.get(key, 0)
+
+    def forget(self, key: str) -> None:
+        """Reset ``key`` after a success."""
+        self._failures.pop(key, None)
+
+
+class RateLimitingQueue:
+    """The Job controller's queue of ``namespace/name`` keys."""
+
+    def __init__(self, clock: Clock, scheduler: Scheduler | None = None, *,
+                 rate_limiter: ItemExponentialFailureRateLimiter | None = None,
+                 on_ready: Callable[[], None] | None = None) -> None:
+        self.clock = clock
+        self.scheduler = scheduler
+        self.rate_limiter = rate_limiter or ItemExponentialFailureRateLimiter()
+        self.on_ready = on_ready
+        self._queue: deque[str] = deque()
+        self._dirty: set[str] = set()
+        self._processing: set[str] = set()
+        self.waiting: dict[str, float] = {}
+        """Keys scheduled for a later add, with the time they become ready."""
+        self.log: list[tuple[float, str, str, float]] = []
+        """(time, verb, key, delay) of every add, for traces and tests."""
+
+    def add(self, key: str) -> None:
+        """Queue ``key`` now (no-op if already queued)."""
+        self.log.append((self.clock.now(), "add", key, 0.0))
+        self._add(key)
+
+    def _add(self, key: str) -> None:
+        if key in self._dirty:
+            return
+        self._dirty.add(key)
+        if key in self._processing:
+            return
+        self._queue.append(key)
+        if self.on_ready is not None:
+            self.on_ready()
+
+    def add_after(self, key: str, delay: float) -> None:
+        """Queue ``key`` after ``delay`` seconds; a non-positive delay queues it now."""
+        self.log.append((self.clock.now(), "add_after", key, delay))
+        if delay <= 0:
+            self._add(key)
+            return
+        t = self.clock.now() + delay
+        if key in self.waiting and self.waiting[key] <= t:
+            return
+        self.waiting[key] = t
+        if self.scheduler is not None:
+            self.scheduler.call_at(t, lambda: self._fire(key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
+
+    def _fire(self, key: str, t: float) -> None:
+        if self.waiting.get(key) != t:
+            return  # superseded by an earlier add_after
+        del self.waiting[key]
+        self._add(key)
+
+    def add_rate_limited(self, key: str) -> float:
+        """Queue ``key`` after the rate limiter's delay; returns that delay."""
+        delay = self.rate_limiter.when(key)
+        self.log.append((self.clock.now(), "add_rate_limited", key, delay))
+        if key in self.waiting and self.waiting[key] <= self.clock.now() + delay:
+            return delay
+        t = self.clock.now() + delay
+        self.waiting[key] = t
+        if self.scheduler is not None:
+            self.scheduler.call_at(t, lambda: self._fire(key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
+        return delay
+
+    def forget(self, key: str) -> None:
+        """Reset the rate limiter for ``key``."""
+        self.rate_limiter.forget(key)
+
+    def num_requeues(self, key: str) -> int:
+        """Failures counted for ``key``."""
+        return self.rate_limiter.num_requeues(key)
+
+    def get(self) -> str | None:
+        """Take the next ready key (None if nothing is ready); call :meth:`done` after processing."""
+        if not self._queue:
+            return None
+        key = self._queue.popleft()
+        self._processing.add(key)
+        self._dirty.discard(key)
+        return key
+
+    def done(self, key: str) -> None:
+        """Finish processing ``key``; re-queue it if it was added meanwhile."""
+        self._processing.discard(key)
+        if key in self._dirty:
+            self._queue.append(key)
+            if self.on_ready is not None:
+                self.on_ready()
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def ready_keys(self) -> list[str]:
+        """Keys ready to be processed, in order."""
+        return list(self._queue)
