@@ -73,6 +73,14 @@ def _op_parse(case: dict[str, Any]) -> dict[str, Any]:
     return _intervals_answer(parse_indexes_from_string(case.get("text") or "", int(case["completions"])))
 
 
+def _op_normalize(case: dict[str, Any]) -> dict[str, Any]:
+    # What the controller writes back: syncJob always passes the parsed string through
+    # withOrderedIndexes (calculateSucceededIndexes, trackJobStatusAndRemoveFinalizers),
+    # which folds overlapping runs; for well-formed strings this is just parse + format.
+    parsed = parse_indexes_from_string(case.get("text") or "", int(case["completions"]))
+    return _intervals_answer(parsed.with_ordered_indexes([]))
+
+
 def _op_succeeded_indexes(case: dict[str, Any]) -> dict[str, Any]:
     completions = int(case["completions"])
     pods = [
@@ -138,7 +146,7 @@ def _op_completion_index(case: dict[str, Any]) -> dict[str, Any]:
 OPS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "format": _op_format,
     "parse": _op_parse,
-    "normalize": _op_parse,
+    "normalize": _op_normalize,
     "succeededIndexes": _op_succeeded_indexes,
     "firstPendingIndexes": _op_first_pending_indexes,
     "validateIndexesFormat": _op_validate_indexes_format,

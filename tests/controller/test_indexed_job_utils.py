@@ -103,6 +103,18 @@ def test_a_kept_unsorted_string_prints_back_as_written():
     assert str(parse_indexes_from_string("3,1", 5)) == "3,1"
 
 
+@pytest.mark.parametrize(("stored", "written"), [
+    pytest.param("1,2,3", "1-3", id="the controller rewrites adjacent parts as one run"),
+    pytest.param("0-2,1-4", "0-4", id="the controller folds overlapping runs when it writes the status back"),
+    pytest.param("0-2,2-4", "0-4", id="runs sharing an index are folded"),
+    pytest.param("3,1", "3", id="a decreasing part is dropped when the status is written back"),
+])
+def test_what_the_controller_writes_back(stored, written):
+    j = job(completions=5, completed_indexes=stored)
+    _, succeeded = calculate_succeeded_indexes(j, [])
+    assert str(succeeded) == written
+
+
 HAS = [
     pytest.param([], 4, False, id="an empty set has nothing"),
     pytest.param([(2, 4), (6, 8)], 1, False, id="an index before every run is absent"),
