@@ -112,6 +112,17 @@ def get_finished_time(pod: Pod) -> float | None:
 # --------------------------------------------------------------------------------------
 
 
+def _doubled_delay(default_backoff: float, max_backoff: float, failures: int) -> float:
+    # The loop of getRemainingTimeForFailuresCount: double once per failure after the
+    # first, and stop as soon as the cap is reached.
+    delay = default_backoff
+    for _ in range(1, failures):
+        delay *= 2
+        if delay >= max_backoff:
+            return max_backoff
+    return delay
+
+
 def backoff_delay(
     failures: int,
     default_backoff: float = DEFAULT_JOB_POD_FAILURE_BACKOFF,
@@ -120,16 +131,11 @@ def backoff_delay(
     """The full delay after ``failures`` consecutive failures: ``default * 2**(failures-1)``, capped.
 
     0 for no failures. Doubling stops as soon as the cap is reached, like the loop in
-    ``getRemainingTimeForFailuresCount``.
+    ``getRemainingTimeForFailuresCount``: 10, 20, 40, 80, 160, 320, 600, 600, ... seconds.
     """
     if failures <= 0:
         return 0.0
-    delay = default_backoff
-    for _ in range(1, failures):
-        delay *= 2
-        if delay >= max_backoff:
-            return max_backoff
-    return delay
+    return _doubled_delay(default_backoff, max_backoff, failures)
 
 
 def get_remaining_time_for_failures_count(
@@ -147,7 +153,7 @@ def get_remaining_time_for_failures_count(
     """
     if failures_count == 0:
         return 0.0
-    delay = backoff_delay(failures_count, default_backoff, max_backoff)
+    delay = _doubled_delay(default_backoff, max_backoff, failures_count)
     elapsed = now - _instant(last_failure_time)
     if delay < elapsed:
         return 0.0
