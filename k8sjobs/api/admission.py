@@ -1,26 +1,70 @@
 """What the API server does to a Job before storing it: defaulting, then validation.
 
-``admit_job_create`` and ``admit_job_update`` are called by the in-memory store
-(:mod:`k8sjobs.api.store`); they return the object to store or raise
-:class:`k8sjobs.api.errors.InvalidError`. (Stub: defaulting and validation are being
-written; until then objects pass through unchanged.)
+The in-memory store (:mod:`k8sjobs.api.store`) calls these hooks after it has assigned
+what the server assigns (name from ``generateName``, namespace, UID, creation
+timestamp, resourceVersion); each returns the object to store or raises
+:class:`k8sjobs.api.errors.InvalidError` listing every error, phrased as ``kubectl``
+prints it (``The Job "x" is invalid: ...``).
+
+* :func:`admit_job_create` -- decode-time defaults (:func:`~k8sjobs.api.defaults.set_defaults_job`),
+  the strategy's PrepareForCreate (selector and template labels from the UID, status
+  cleared, generation 1), then ``ValidateJob``.
+* :func:`admit_job_update` -- defaults on the submitted object, ``rest.BeforeUpdate`` and
+  PrepareForUpdate (status and identity kept from the stored Job, generation bumped when
+  the spec changed), then ``ValidateJob`` + ``ValidateJobUpdate`` with the strategy's
+  options (scheduling directives mutable only while the stored Job is suspended and
+  never started).
+* :func:`admit_job_status_update` -- the status strategy (spec kept from the stored Job),
+  then ``ValidateJobUpdateStatus``: the API server's guard against a buggy controller
+  (ready <= active, Failed needs FailureTarget, Complete needs SuccessCriteriaMet,
+  counters that never decrease, well-formed index lists, ...).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .defaults import prepare_for_create, prepare_for_status_update, prepare_for_update, set_defaults_job
+from .errors import InvalidError
 from .types import Job
+from .validation import (
+    dedupe,
+    validate_job,
+    validate_job_status_update,
+    validate_job_update,
+    validation_options_for_job,
+)
+
+DEFAULT_NAMESPACE = "default"
+
+
+def _raise_if(job: Job, errors: list) -> None:
+    if errors:
+        raise InvalidError("Job", job.metadata.name or job.metadata.generate_name, dedupe(errors))
 
 
 def admit_job_create(job: Job) -> Job:
-    """Default, generate the selector and template labels, validate (create). Stub: pass through."""
+    """Default, generate the selector and template labels, validate (create).
+
+    ``job.metadata.uid`` must be set (the store assigns it first); an empty namespace is
+    the request's namespace, ``default``.
+    """
+    if not job.metadata.namespace:
+        job = replace(job, metadata=replace(job.metadata, namespace=DEFAULT_NAMESPACE))
+    job = prepare_for_create(set_defaults_job(job))
+    _raise_if(job, validate_job(job, validation_options_for_job(job, None)))
     return job
 
 
 def admit_job_update(old: Job, new: Job) -> Job:
-    """Default the submitted object and validate it against the stored one (update). Stub."""
+    """Default the submitted object and validate it against the stored one (update)."""
+    new = prepare_for_update(old, set_defaults_job(new))
+    _raise_if(new, validate_job_update(new, old, validation_options_for_job(new, old)))
     return new
 
 
 def admit_job_status_update(old: Job, new: Job) -> Job:
-    """Validate a status write as the status subresource strategy does. Stub: pass through."""
+    """Validate a status write as the status subresource strategy does."""
+    new = prepare_for_status_update(old, new)
+    _raise_if(new, validate_job_status_update(new, old))
     return new

@@ -1,0 +1,395 @@
+"""What the API server fills in before it validates a Job.
+
+Mirrors, for Kubernetes 1.35 with every Job feature GA:
+
+* ``SetDefaults_Job`` (pkg/apis/batch/v1/defaults.go) and
+  ``SetDefaults_PodFailurePolicyOnPodConditionsPattern``: :func:`set_defaults_job`;
+* the core/v1 defaults a pod *template* gets (``SetDefaults_PodSpec``,
+  ``SetDefaults_Container``, ``SetDefaults_ContainerPort``, ``SetDefaults_Probe``,
+  ``SetDefaults_HTTPGetAction``, ``SetDefaults_ObjectFieldSelector``,
+  ``SetDefaults_Volume`` and the volume-source modes): :func:`set_defaults_pod_template`.
+  Pod-only defaults (``SetDefaults_Pod``: requests copied from limits,
+  enableServiceLinks) are not applied to templates, as upstream;
+* the Job strategy (pkg/registry/batch/job/strategy.go): :func:`prepare_for_create`
+  (selector and template labels from the UID, status cleared, generation 1),
+  :func:`prepare_for_update` and :func:`prepare_for_status_update`, together with the
+  generic ``rest.BeforeUpdate`` steps they rely on (UID, creation and deletion
+  timestamps kept from the stored object).
+
+Defaulting works on the typed objects of :mod:`k8sjobs.api.types`; fields the types
+keep as raw documents (``Container.extra``, ``PodSpec.extra``) are defaulted in their
+camelCase form. Every function returns a new object.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from .types import (
+    CONTROLLER_UID_LABEL,
+    JOB_NAME_LABEL,
+    LEGACY_CONTROLLER_UID_LABEL,
+    LEGACY_JOB_NAME_LABEL,
+    MAX_INT32,
+    CompletionMode,
+    Container,
+    EnvVar,
+    Job,
+    JobSpec,
+    JobStatus,
+    LabelSelector,
+    PodFailurePolicy,
+    PodReplacementPolicy,
+    PodSpec,
+    PodTemplateSpec,
+)
+
+DEFAULT_BACKOFF_LIMIT = 6
+DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+TERMINATION_MESSAGE_PATH_DEFAULT = "/dev/termination-log"
+DEFAULT_VOLUME_MODE = 0o644  # 420: secret, configMap, downwardAPI and projected volumes
+
+_PROBE_FIELDS = ("livenessProbe", "readinessProbe", "startupProbe")
+
+
+# ----------------------------------------------------------------------------- the Job
+
+
+def set_defaults_job(job: Job) -> Job:
+    """SetDefaults_Job, the onPodConditions status default and the pod-template defaults."""
+    spec = job.spec
+    completions, parallelism = spec.completions, spec.parallelism
+    # A non-parallel Job may leave both unset; both then become 1.
+    if completions is None and parallelism is None:
+        completions, parallelism = 1, 1
+    if parallelism is None:
+        parallelism = 1
+    backoff_limit = spec.backoff_limit
+    if backoff_limit is None:
+        backoff_limit = MAX_INT32 if spec.backoff_limit_per_index is not None else DEFAULT_BACKOFF_LIMIT
+    replacement = spec.pod_replacement_policy
+    if replacement is None:  # only nil is defaulted: an explicit "" stays and fails validation
+        replacement = (PodReplacementPolicy.FAILED if spec.pod_failure_policy is not None
+                       else PodReplacementPolicy.TERMINATING_OR_FAILED)
+    spec = replace(
+        spec,
+        completions=completions,
+        parallelism=parallelism,
+        backoff_limit=backoff_limit,
+        completion_mode=CompletionMode.NON_INDEXED if spec.completion_mode is None else spec.completion_mode,
+        suspend=False if spec.suspend is None else spec.suspend,
+        pod_replacement_policy=replacement,
+        manual_selector=False if spec.manual_selector is None else spec.manual_selector,
+        pod_failure_policy=_default_pod_failure_policy(spec.pod_failure_policy),
+        template=set_defaults_pod_template(spec.template),
+    )
+    metadata = job.metadata
+    # The Job's labels default to the template's labels (as submitted, before the
+    # strategy adds the generated ones).
+    if not metadata.labels and job.spec.template.metadata.labels:
+        metadata = replace(metadata, labels=dict(job.spec.template.metadata.labels))
+    return replace(job, metadata=metadata, spec=spec)
+
+
+def _default_pod_failure_policy(policy: PodFailurePolicy | None) -> PodFailurePolicy | None:
+    if policy is None:
+        return None
+    rules = []
+    for rule in policy.rules:
+        if rule.on_pod_conditions:
+            patterns = tuple(p if p.status else replace(p, status="True") for p in rule.on_pod_conditions)
+            rule = replace(rule, on_pod_conditions=patterns)
+        rules.append(rule)
+    return replace(policy, rules=tuple(rules))
+
+
+# ----------------------------------------------------------------------------- the pod template
+
+
+def set_defaults_pod_template(template: PodTemplateSpec) -> PodTemplateSpec:
+    """The core/v1 defaults a PodTemplateSpec gets when a Job is decoded."""
+    return replace(template, spec=set_defaults_pod_spec(template.spec))
+
+
+def set_defaults_pod_spec(spec: PodSpec) -> PodSpec:
+    """SetDefaults_PodSpec plus the defaults of everything a pod spec contains."""
+    extra = dict(spec.extra)
+    if not extra.get("dnsPolicy"):
+        extra["dnsPolicy"] = "ClusterFirst"
+    if extra.get("securityContext") is None:
+        extra["securityContext"] = {}
+    if not extra.get("schedulerName"):
+        extra["schedulerName"] = DEFAULT_SCHEDULER_NAME
+    if extra.get("volumes"):
+        extra["volumes"] = [_default_volume(v) for v in extra["volumes"]]
+    if extra.get("ephemeralContainers"):
+        extra["ephemeralContainers"] = [_default_container_doc(c) for c in extra["ephemeralContainers"]]
+    init = spec.init_containers
+    return replace(
+        spec,
+        restart_policy=spec.restart_policy or "Always",
+        termination_grace_period_seconds=(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+                                          if spec.termination_grace_period_seconds is None
+                                          else spec.termination_grace_period_seconds),
+        containers=tuple(set_defaults_container(c) for c in spec.containers),
+        init_containers=None if init is None else tuple(set_defaults_container(c) for c in init),
+        extra=extra,
+    )
+
+
+def image_tag(image: str) -> str:
+    """The tag of an image reference as ``parsers.ParseImageName`` sees it.
+
+    No tag and no digest means ``latest``; a digest without a tag means no tag; a
+    reference that does not parse (empty, upper case in the repository) has no tag.
+    """
+    if not image or image != image.strip():
+        return ""
+    name, _, digest = image.partition("@")
+    last_slash = name.rfind("/")
+    colon = name.rfind(":")
+    tag = ""
+    if colon > last_slash:
+        name, tag = name[:colon], name[colon + 1:]
+    repo = name.split("/", 1)[1] if "/" in name and _looks_like_registry(name.split("/", 1)[0]) else name
+    if not repo or not re.fullmatch(r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*", repo):
+        return ""
+    if tag and not re.fullmatch(r"[\w][\w.-]{0,127}", tag):
+        return ""
+    if not tag and not digest:
+        return "latest"
+    return tag
+
+
+def _looks_like_registry(component: str) -> bool:
+    return "." in component or ":" in component or component == "localhost" or component != component.lower()
+
+
+def default_image_pull_policy(image: str | None) -> str:
+    """``Always`` for a ``:latest`` (or untagged) image, else ``IfNotPresent``."""
+    return "Always" if image_tag(image or "") == "latest" else "IfNotPresent"
+
+
+def set_defaults_container(container: Container) -> Container:
+    """SetDefaults_Container (pull policy, termination message) and what a container holds."""
+    extra = dict(container.extra)
+    if not extra.get("imagePullPolicy"):
+        extra["imagePullPolicy"] = default_image_pull_policy(container.image)
+    if not extra.get("terminationMessagePath"):
+        extra["terminationMessagePath"] = TERMINATION_MESSAGE_PATH_DEFAULT
+    if not extra.get("terminationMessagePolicy"):
+        extra["terminationMessagePolicy"] = "File"
+    _default_container_parts(extra)
+    env = container.env
+    if env:
+        env = tuple(_default_env_var(e) for e in env)
+    return replace(container, extra=extra, env=env)
+
+
+def _default_container_doc(doc: Any) -> Any:
+    """The same defaults for a container kept as a raw document (ephemeral containers)."""
+    if not isinstance(doc, dict):
+        return doc
+    out = dict(doc)
+    if not out.get("imagePullPolicy"):
+        out["imagePullPolicy"] = default_image_pull_policy(out.get("image") if isinstance(out.get("image"), str) else "")
+    out.setdefault("terminationMessagePath", TERMINATION_MESSAGE_PATH_DEFAULT)
+    out.setdefault("terminationMessagePolicy", "File")
+    _default_container_parts(out)
+    if isinstance(out.get("env"), list):
+        out["env"] = [_default_env_doc(e) for e in out["env"]]
+    return out
+
+
+def _default_container_parts(extra: dict[str, Any]) -> None:
+    if isinstance(extra.get("ports"), list):
+        extra["ports"] = [
+            {**p, "protocol": p.get("protocol") or "TCP"} if isinstance(p, dict) else p for p in extra["ports"]
+        ]
+    for key in _PROBE_FIELDS:
+        if isinstance(extra.get(key), dict):
+            extra[key] = _default_probe(extra[key])
+    lifecycle = extra.get("lifecycle")
+    if isinstance(lifecycle, dict):
+        extra["lifecycle"] = {k: _default_handler(v) if k in ("postStart", "preStop") else v
+                              for k, v in lifecycle.items()}
+
+
+def _default_probe(probe: dict[str, Any]) -> dict[str, Any]:
+    out = _default_handler(probe)
+    for key, value in (("timeoutSeconds", 1), ("periodSeconds", 10), ("successThreshold", 1), ("failureThreshold", 3)):
+        if not out.get(key):
+            out[key] = value
+    return out
+
+
+def _default_handler(handler: Any) -> Any:
+    if not isinstance(handler, dict):
+        return handler
+    out = dict(handler)
+    http = out.get("httpGet")
+    if isinstance(http, dict):
+        out["httpGet"] = {**http, "path": http.get("path") or "/", "scheme": http.get("scheme") or "HTTP"}
+    return out
+
+
+def _default_env_var(env: EnvVar) -> EnvVar:
+    if env.value_from is None:
+        return env
+    return replace(env, value_from=_default_env_source(env.value_from))
+
+
+def _default_env_doc(doc: Any) -> Any:
+    if isinstance(doc, dict) and isinstance(doc.get("valueFrom"), dict):
+        return {**doc, "valueFrom": _default_env_source(doc["valueFrom"])}
+    return doc
+
+
+def _default_env_source(source: dict[str, Any]) -> dict[str, Any]:
+    out = dict(source)
+    ref = out.get("fieldRef")
+    if isinstance(ref, dict) and not ref.get("apiVersion"):
+        out["fieldRef"] = {**ref, "apiVersion": "v1"}
+    return out
+
+
+_VOLUME_SOURCES = (
+    "hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
+    "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
+    "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
+    "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral", "image",
+)
+
+
+def _default_volume(volume: Any) -> Any:
+    """SetDefaults_Volume (no source at all means emptyDir) and the volume-source defaults."""
+    if not isinstance(volume, dict):
+        return volume
+    out = dict(volume)
+    if all(out.get(k) is None for k in _VOLUME_SOURCES):
+        out["emptyDir"] = {}
+    for key in ("secret", "configMap", "downwardAPI"):
+        src = out.get(key)
+        if isinstance(src, dict) and src.get("defaultMode") is None:
+            out[key] = {**src, "defaultMode": DEFAULT_VOLUME_MODE}
+    downward = out.get("downwardAPI")
+    if isinstance(downward, dict) and isinstance(downward.get("items"), list):
+        out["downwardAPI"] = {**downward, "items": [_default_downward_file(i) for i in downward["items"]]}
+    projected = out.get("projected")
+    if isinstance(projected, dict):
+        projected = dict(projected)
+        if projected.get("defaultMode") is None:
+            projected["defaultMode"] = DEFAULT_VOLUME_MODE
+        if isinstance(projected.get("sources"), list):
+            projected["sources"] = [_default_projection(s) for s in projected["sources"]]
+        out["projected"] = projected
+    host = out.get("hostPath")
+    if isinstance(host, dict) and host.get("type") is None:
+        out["hostPath"] = {**host, "type": ""}
+    return out
+
+
+def _default_downward_file(item: Any) -> Any:
+    if isinstance(item, dict) and isinstance(item.get("fieldRef"), dict) and not item["fieldRef"].get("apiVersion"):
+        return {**item, "fieldRef": {**item["fieldRef"], "apiVersion": "v1"}}
+    return item
+
+
+def _default_projection(source: Any) -> Any:
+    if not isinstance(source, dict):
+        return source
+    out = dict(source)
+    token = out.get("serviceAccountToken")
+    if isinstance(token, dict) and token.get("expirationSeconds") is None:
+        out["serviceAccountToken"] = {**token, "expirationSeconds": 3600}
+    downward = out.get("downwardAPI")
+    if isinstance(downward, dict) and isinstance(downward.get("items"), list):
+        out["downwardAPI"] = {**downward, "items": [_default_downward_file(i) for i in downward["items"]]}
+    return out
+
+
+# ----------------------------------------------------------------------------- the strategy
+
+
+def generate_selector(job: Job) -> Job:
+    """generateSelector: the four template labels (each only if absent) and the selector.
+
+    The selector's matchLabels gets ``batch.kubernetes.io/controller-uid: <uid>`` unless
+    the user already put that key there (a wrong value is then caught by validation).
+    """
+    labels = dict(job.spec.template.metadata.labels)
+    for key in (LEGACY_JOB_NAME_LABEL, JOB_NAME_LABEL):
+        labels.setdefault(key, job.metadata.name)
+    for key in (LEGACY_CONTROLLER_UID_LABEL, CONTROLLER_UID_LABEL):
+        labels.setdefault(key, job.metadata.uid)
+    selector = job.spec.selector or LabelSelector()
+    match_labels = dict(selector.match_labels)
+    match_labels.setdefault(CONTROLLER_UID_LABEL, job.metadata.uid)
+    selector = replace(selector, match_labels=match_labels)
+    template = replace(job.spec.template, metadata=replace(job.spec.template.metadata, labels=labels))
+    return replace(job, spec=replace(job.spec, template=template, selector=selector))
+
+
+def prepare_for_create(job: Job) -> Job:
+    """Job strategy PrepareForCreate (after rest.BeforeCreate cleared the deletion fields).
+
+    Generates the selector unless ``manualSelector`` is true, clears the status and sets
+    the generation to 1. The UID (and the name, for ``generateName``) must be set already.
+    """
+    job = replace(job, metadata=replace(job.metadata, deletion_timestamp=None, deletion_grace_period_seconds=None))
+    if not job.spec.manual_selector:
+        job = generate_selector(job)
+    return replace(job, status=JobStatus(), metadata=replace(job.metadata, generation=1))
+
+
+def _semantic_spec(spec: JobSpec) -> Any:
+    from . import schema  # local: schema reads its data file lazily
+    from .serialize import to_dict
+
+    return schema.semantic_form(to_dict(spec), "JobSpec")
+
+
+def prepare_for_update(old: Job, new: Job) -> Job:
+    """rest.BeforeUpdate + Job strategy PrepareForUpdate for a spec/metadata update.
+
+    The status cannot be changed this way (it is copied from the stored Job); the
+    generation is the stored one, plus one when the spec changed; UID, creation
+    timestamp, deletion timestamp and grace period are kept from the stored object; an
+    update without a resourceVersion is unconditional (it gets the stored one).
+    """
+    meta = new.metadata
+    generation = old.metadata.generation
+    if _semantic_spec(new.spec) != _semantic_spec(old.spec):
+        generation += 1
+    meta = replace(
+        meta,
+        generation=generation,
+        uid=meta.uid or old.metadata.uid,
+        resource_version=meta.resource_version or old.metadata.resource_version,
+        creation_timestamp=(old.metadata.creation_timestamp if old.metadata.creation_timestamp is not None
+                            else meta.creation_timestamp),
+        deletion_timestamp=(old.metadata.deletion_timestamp if old.metadata.deletion_timestamp is not None
+                            else meta.deletion_timestamp),
+        deletion_grace_period_seconds=(meta.deletion_grace_period_seconds
+                                       if meta.deletion_grace_period_seconds is not None
+                                       else old.metadata.deletion_grace_period_seconds),
+    )
+    return replace(new, metadata=meta, status=old.status)
+
+
+def prepare_for_status_update(old: Job, new: Job) -> Job:
+    """rest.BeforeUpdate + Job status strategy PrepareForUpdate: only the status may change."""
+    meta = replace(
+        new.metadata,
+        generation=old.metadata.generation,
+        uid=new.metadata.uid or old.metadata.uid,
+        resource_version=new.metadata.resource_version or old.metadata.resource_version,
+        creation_timestamp=(old.metadata.creation_timestamp if old.metadata.creation_timestamp is not None
+                            else new.metadata.creation_timestamp),
+        deletion_timestamp=(old.metadata.deletion_timestamp if old.metadata.deletion_timestamp is not None
+                            else new.metadata.deletion_timestamp),
+    )
+    return replace(new, metadata=meta, spec=old.spec)

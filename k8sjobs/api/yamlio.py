@@ -1,0 +1,421 @@
+"""Safe manifest loading: bytes or text -> one plain JSON-like document -> a Job.
+
+Kubernetes reads YAML by converting it to JSON (``sigs.k8s.io/yaml`` on top of a
+YAML 1.1 parser) and then decodes the JSON strictly. This module does the same with
+PyYAML, and refuses everything that plain data cannot be:
+
+* No tag may build a Python object: the loader is a :class:`yaml.SafeLoader` subclass,
+  and every tag outside the YAML core schema (``!!python/object:...``, ``!foo``,
+  ``!!binary``, ``!!set``, ...) is an error that names the tag.
+* Timestamps stay strings (``2026-01-01T00:00:00Z``), as after a YAML -> JSON
+  conversion; sexagesimal numbers (``1:30``) stay strings too, as in Go's YAML parser,
+  while ``y``/``n``/``yes``/``no``/``on``/``off`` are booleans, as there.
+* A key repeated in one mapping is an error naming the key and both lines (strict field
+  validation reports duplicate fields).
+* Aliases are bounded: the document is measured as the tree it expands to before any
+  Python object is built; more than :data:`MAX_EXPANDED_NODES` nodes (a "billion laughs"
+  bomb) or a recursive alias is refused at once, in time and memory proportional to the
+  text. Nesting deeper than :data:`MAX_DEPTH` levels and inputs larger than
+  :data:`MAX_BYTES` (the API server's request limit) are refused too.
+* JSON is accepted as it is (with the same duplicate-key and size rules).
+
+Every problem raises :class:`~k8sjobs.api.errors.DecodeError` with one line that starts
+with the source name, for example ``job.yaml: not YAML: line 4, column 9: mapping values
+are not allowed here``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from . import schema
+from .errors import DecodeError
+from .serialize import from_dict
+from .types import Job
+
+MAX_BYTES = 3 * 1024 * 1024
+"""Largest accepted input: the API server refuses request bodies over 3 MiB."""
+
+MAX_EXPANDED_NODES = 100_000
+"""Largest document, counted as nodes after expanding every alias (a Job has a few hundred)."""
+
+MAX_DEPTH = 100
+"""Deepest accepted nesting of mappings and sequences."""
+
+API_VERSION = "batch/v1"
+KIND = "Job"
+
+_CORE = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")}
+
+
+class _ManifestError(Exception):
+    """A reason (without the source prefix) raised while reading; becomes a DecodeError."""
+
+
+# ----------------------------------------------------------------------------- the YAML loader
+
+
+def _node_where(node: Node) -> str:
+    mark = node.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}"
+
+
+def _pretty_tag(tag: str) -> str:
+    if tag.startswith(_CORE):
+        return "!!" + tag[len(_CORE):]
+    return tag
+
+
+class ManifestLoader(yaml.SafeLoader):
+    """A SafeLoader that builds only strings, numbers, booleans, nulls, lists and dicts."""
+
+    # Implicit resolvers are rebuilt below: Go's YAML 1.1 rules, without timestamps,
+    # without sexagesimal numbers and without the "=" value tag.
+    yaml_implicit_resolvers: dict = {}
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict:  # type: ignore[override]
+        """Build a dict, refusing a key that appears twice in the same mapping."""
+        seen: dict[Any, ScalarNode] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == _CORE + "merge":
+                continue
+            if not isinstance(key_node, ScalarNode):
+                raise _ManifestError(f"{_node_where(key_node)}: a mapping key must be a plain scalar, not a "
+                                     f"{'mapping' if isinstance(key_node, MappingNode) else 'sequence'}")
+            key = self.construct_object(key_node, deep=True)
+            norm = _key_text(key)
+            if norm in seen:
+                first = seen[norm].start_mark.line + 1
+                raise _ManifestError(
+                    f'{_node_where(key_node)}: duplicate field "{norm}" (first defined on line {first})')
+            seen[norm] = key_node
+        return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_bool(self, node: ScalarNode) -> bool:  # type: ignore[override]
+        """YAML 1.1 booleans as Go reads them: y/yes/true/on and n/no/false/off."""
+        return str(self.construct_scalar(node)).lower() in ("y", "yes", "true", "on")
+
+    def construct_yaml_timestamp(self, node: ScalarNode) -> str:  # type: ignore[override]
+        """A timestamp stays the string it was written as (YAML -> JSON keeps the text)."""
+        return str(self.construct_scalar(node))
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:  # type: ignore[override]
+        """Decimal, 0x, 0o/0-prefixed octal and 0b integers, with '_' separators."""
+        text = str(self.construct_scalar(node)).replace("_", "")
+        sign = -1 if text.startswith("-") else 1
+        text = text.lstrip("+-")
+        if text.startswith("0b"):
+            return sign * int(text[2:], 2)
+        if text.startswith("0x"):
+            return sign * int(text[2:], 16)
+        if text.startswith("0o"):
+            return sign * int(text[2:], 8)
+        if text != "0" and text.startswith("0"):
+            return sign * int(text, 8)
+        return sign * int(text)
+
+    def construct_undefined(self, node: Node) -> Any:  # type: ignore[override]
+        """Any tag outside the core schema: refused, naming the tag and where it is."""
+        tag = node.tag or "?"
+        if "python/" in tag:
+            reason = "Python object tags are refused: a manifest is plain data"
+        else:
+            reason = "only the YAML core tags (strings, numbers, booleans, null, maps, lists) are allowed"
+        raise _ManifestError(f"{_node_where(node)}: YAML tag {_pretty_tag(tag)} is not allowed: {reason}")
+
+    def construct_refused(self, node: Node) -> Any:
+        """Core-schema tags that JSON cannot hold (binary, set, omap, pairs)."""
+        return self.construct_undefined(node)
+
+
+ManifestLoader.add_constructor(_CORE + "bool", ManifestLoader.construct_yaml_bool)
+ManifestLoader.add_constructor(_CORE + "int", ManifestLoader.construct_yaml_int)
+ManifestLoader.add_constructor(_CORE + "timestamp", ManifestLoader.construct_yaml_timestamp)
+for _t in ("binary", "set", "omap", "pairs", "value", "yaml"):
+    ManifestLoader.add_constructor(_CORE + _t, ManifestLoader.construct_refused)
+ManifestLoader.add_constructor(None, ManifestLoader.construct_undefined)
+
+ManifestLoader.add_implicit_resolver(
+    _CORE + "bool",
+    re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$"),
+    list("yYnNtTfFoO"),
+)
+ManifestLoader.add_implicit_resolver(
+    _CORE + "float",
+    re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+                  |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+                  |\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?
+                  |[-+]?\.(?:inf|Inf|INF)
+                  |\.(?:nan|NaN|NAN))$""", re.X),
+    list("-+0123456789."),
+)
+ManifestLoader.add_implicit_resolver(
+    _CORE + "int",
+    re.compile(r"""^(?:[-+]?0b[0-1_]+
+                  |[-+]?0o?[0-7_]+
+                  |[-+]?(?:0|[1-9][0-9_]*)
+                  |[-+]?0x[0-9a-fA-F_]+)$""", re.X),
+    list("-+0123456789"),
+)
+ManifestLoader.add_implicit_resolver(_CORE + "merge", re.compile(r"^(?:<<)$"), ["<"])
+ManifestLoader.add_implicit_resolver(_CORE + "null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+
+
+def _key_text(key: Any) -> str:
+    """A mapping key as the JSON object key it becomes (Go's YAML -> JSON conversion)."""
+    if isinstance(key, str):
+        return key
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, float) and key.is_integer():
+        return str(int(key))
+    return str(key)
+
+
+def _measure(node: Node, memo: dict[int, int], active: set[int], depth: int) -> int:
+    """Node count of the tree ``node`` expands to (aliases counted every time they occur)."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    if key in active:
+        raise _ManifestError(f"{_node_where(node)}: recursive YAML alias: the document refers to itself")
+    if depth > MAX_DEPTH:
+        raise _ManifestError(f"{_node_where(node)}: nested more than {MAX_DEPTH} levels deep")
+    total = 1
+    if isinstance(node, (SequenceNode, MappingNode)):
+        active.add(key)
+        children = node.value if isinstance(node, SequenceNode) else [n for pair in node.value for n in pair]
+        for child in children:
+            total += _measure(child, memo, active, depth + 1)
+            if total > MAX_EXPANDED_NODES:
+                break
+        active.discard(key)
+    memo[key] = total
+    if total > MAX_EXPANDED_NODES:
+        raise _ManifestError(
+            f"{_node_where(node)}: the document expands to more than {MAX_EXPANDED_NODES} nodes through YAML "
+            "aliases (an alias bomb?); refused before building it")
+    return total
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """A fresh JSON-like tree: string keys, no shared sub-objects."""
+    if depth > MAX_DEPTH + 1:
+        raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep")
+    if isinstance(value, dict):
+        return {_key_text(k): _plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v, depth + 1) for v in value]
+    return value
+
+
+# ----------------------------------------------------------------------------- decoding
+
+
+def _decode_text(data: bytes | str) -> str:
+    if isinstance(data, str):
+        if len(data.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+            raise _ManifestError(f"larger than {MAX_BYTES} bytes, the API server's request limit")
+        return data[1:] if data.startswith("\ufeff") else data
+    if len(data) > MAX_BYTES:
+        raise _ManifestError(f"larger than {MAX_BYTES} bytes, the API server's request limit")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise _ManifestError("not UTF-8: the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise _ManifestError(
+            f"not UTF-8: invalid byte 0x{data[exc.start]:02x} at line {line}, column {column} "
+            f"(byte offset {exc.start})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _ManifestError(f'duplicate field "{k}"')
+        out[k] = v
+    return out
+
+
+def _json_constant(name: str) -> Any:
+    raise _ManifestError(f"not JSON: {name} is not a JSON number")
+
+
+def _load_json(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_json_pairs, parse_constant=_json_constant)
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        if mark is not None:
+            return f"not YAML: line {mark.line + 1}, column {mark.column + 1}: {problem}"
+        return f"not YAML: {problem}"
+    return f"not YAML: {exc}"
+
+
+def _load_yaml_documents(text: str) -> list[Any]:
+    loader = ManifestLoader(text)
+    documents: list[Any] = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:
+                continue
+            _measure(node, {}, set(), 0)
+            documents.append(_plain(loader.construct_document(node)))
+    except _ManifestError:
+        raise
+    except ConstructorError as exc:  # pragma: no cover - every tag has a constructor above
+        raise _ManifestError(_yaml_problem(exc)) from None
+    except yaml.YAMLError as exc:
+        raise _ManifestError(_yaml_problem(exc)) from None
+    except RecursionError:
+        raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep") from None
+    finally:
+        loader.dispose()
+    return [d for d in documents if d is not None]
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return type(value).__name__
+
+
+def _load(data: bytes | str) -> dict[str, Any]:
+    text = _decode_text(data)
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        raise _ManifestError("empty: the file has no document (expected one Job manifest)")
+    stripped = text.lstrip()
+    documents: list[Any]
+    if stripped.startswith(("{", "[")):
+        try:
+            documents = [_load_json(text)]
+        except ValueError:
+            documents = _load_yaml_documents(text)  # flow-style YAML is not always JSON
+        except RecursionError:
+            raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep") from None
+        else:
+            _check_depth(documents[0])
+    else:
+        documents = _load_yaml_documents(text)
+    if not documents:
+        raise _ManifestError("empty: the file has no document (expected one Job manifest)")
+    if len(documents) > 1:
+        raise _ManifestError(
+            f"{len(documents)} YAML documents (separated by ---); expected exactly one Job manifest")
+    doc = documents[0]
+    if not isinstance(doc, dict):
+        if isinstance(doc, list):
+            raise _ManifestError(
+                "the top level is a list; expected one Job manifest, a mapping with apiVersion, kind, "
+                "metadata and spec")
+        raise _ManifestError(
+            f"the top level is {_describe(doc)} ({json.dumps(doc)[:40]}); expected a mapping with apiVersion, "
+            "kind, metadata and spec")
+    return doc
+
+
+def _check_depth(value: Any) -> None:
+    stack = [(value, 0)]
+    count = 0
+    while stack:
+        v, depth = stack.pop()
+        count += 1
+        if depth > MAX_DEPTH:
+            raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep")
+        if count > MAX_EXPANDED_NODES:
+            raise _ManifestError(f"the document has more than {MAX_EXPANDED_NODES} nodes")
+        if isinstance(v, dict):
+            stack.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, depth + 1) for x in v)
+
+
+def load_document(data: bytes | str, source: str = "<input>") -> dict[str, Any]:
+    """Read exactly one YAML or JSON document that is a mapping; raise DecodeError otherwise."""
+    try:
+        return _load(data)
+    except _ManifestError as exc:
+        raise DecodeError(f"{source}: {exc}") from None
+
+
+def check_type_meta(doc: dict[str, Any], source: str = "<input>") -> None:
+    """Refuse a document that is not ``apiVersion: batch/v1``, ``kind: Job``."""
+    api_version, kind = doc.get("apiVersion"), doc.get("kind")
+    if api_version in (None, "") and kind in (None, ""):
+        raise DecodeError(f"{source}: apiVersion and kind are missing: a Job manifest starts with "
+                          f"'apiVersion: {API_VERSION}' and 'kind: {KIND}'")
+    if kind in (None, ""):
+        raise DecodeError(f"{source}: kind is missing: expected 'kind: {KIND}'")
+    if api_version in (None, ""):
+        raise DecodeError(f"{source}: apiVersion is missing: expected 'apiVersion: {API_VERSION}'")
+    if not isinstance(kind, str) or not isinstance(api_version, str):
+        raise DecodeError(f"{source}: apiVersion and kind must be strings")
+    if kind != KIND:
+        raise DecodeError(f'{source}: kind "{kind}" ({api_version}) is not supported: k8sjobs handles '
+                          f"{API_VERSION} {KIND} only")
+    if api_version != API_VERSION:
+        raise DecodeError(f'{source}: no matches for kind "{KIND}" in version "{api_version}": '
+                          f"k8sjobs handles {API_VERSION} {KIND} only")
+
+
+def _prune_unmodelled(doc: dict[str, Any]) -> dict[str, Any]:
+    """Drop valid ObjectMeta fields that the dataclasses do not model (managedFields, selfLink,
+    and in a pod template everything but name, generateName, namespace, labels, annotations and
+    finalizers): the schema check has accepted them, the model has nowhere to keep them."""
+    out = dict(doc)
+    meta = out.get("metadata")
+    if isinstance(meta, dict):
+        out["metadata"] = {k: v for k, v in meta.items() if k not in ("managedFields", "selfLink")}
+    spec = out.get("spec")
+    if isinstance(spec, dict) and isinstance(spec.get("template"), dict):
+        template = dict(spec["template"])
+        tmeta = template.get("metadata")
+        if isinstance(tmeta, dict):
+            keep = ("name", "generateName", "namespace", "labels", "annotations", "finalizers")
+            template["metadata"] = {k: v for k, v in tmeta.items() if k in keep}
+        out["spec"] = {**spec, "template": template}
+    return out
+
+
+def job_from_document(doc: dict[str, Any], source: str = "<input>") -> Job:
+    """Check type meta, every field name and JSON type, then build the Job; raise DecodeError."""
+    check_type_meta(doc, source)
+    errors = schema.check_document(doc)
+    if errors:
+        raise DecodeError(f'{source}: Job in version "v1" cannot be handled as a Job: strict decoding error', errors)
+    return from_dict(Job, _prune_unmodelled(doc))
+
+
+def load_job_manifest(data: bytes | str, source: str = "<input>") -> Job:
+    """Read one batch/v1 Job manifest (YAML or JSON) strictly; raise DecodeError with the reason."""
+    doc = load_document(data, source)
+    try:
+        return job_from_document(doc, source)
+    except DecodeError as exc:
+        if exc.reason.startswith(f"{source}:"):
+            raise
+        raise DecodeError(f"{source}: {exc.reason}", exc.errors) from None
