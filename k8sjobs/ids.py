@@ -28,7 +28,7 @@ class IdSource:
         """A 5-character random-looking suffix drawn from the seeded generator."""
         return "".join(self._rng.choice(_ALPHABET) for _ in range(SUFFIX_LENGTH))
 
-    def generate_name(self, base: str) -> str:
+    def generate_name(self, base: str, kind: str = "") -> str:
         """Mirror names.SimpleNameGenerator: truncate the base to 58 chars, add 5 random chars."""
         max_base = MAX_GENERATED_NAME_LENGTH - SUFFIX_LENGTH
         return base[:max_base] + self.suffix()

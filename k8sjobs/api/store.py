@@ -201,7 +201,7 @@ class APIStore:
             if not meta.generate_name:
                 raise APIError(Reason.INVALID, "metadata.name: Required value: name or generateName is required",
                                field_errors=[])
-            name = self.ids.generate_name(meta.generate_name)
+            name = self.ids.generate_name(meta.generate_name, kind)
         if (ns, name) in self._objects[kind]:
             raise already_exists(RESOURCES[kind], name)
         now = self.clock.now()

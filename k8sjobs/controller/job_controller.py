@@ -96,6 +96,11 @@ class StoreJobClient:
         """Read the Job from the server, not the cache."""
         return self.store.get("Job", namespace, name)
 
+    def delete_job(self, namespace: str, name: str, *, propagation: str = "Background",
+                   precondition_uid: str | None = None) -> None:
+        """Delete the Job (the ttl-after-finished controller uses Foreground and a UID precondition)."""
+        self.store.delete("Job", namespace, name, propagation=propagation, precondition_uid=precondition_uid)
+
 
 def key_func(obj: Any) -> str:
     """``namespace/name`` (mirrors controller.KeyFunc)."""
@@ -299,8 +304,8 @@ class JobController:
         self.job_client = job_client
         self.clock = clock
         self.recorder = recorder
-        self.queue = queue or RateLimitingQueue(clock)
-        self.orphan_queue = orphan_queue or RateLimitingQueue(clock)
+        self.queue = queue if queue is not None else RateLimitingQueue(clock)
+        self.orphan_queue = orphan_queue if orphan_queue is not None else RateLimitingQueue(clock)
         self.emit = emit
         self.expectations = ControllerExpectations(clock)
         self.finalizer_expectations = UIDTrackingExpectations()
@@ -687,7 +692,9 @@ class JobController:
                         self._say("decision.failed_indexes",
                                   f"every index finished and {n_failed_ix} of them failed "
                                   f"({ctx.failed_indexes})", job=key, failed_indexes=str(ctx.failed_indexes))
-                ctx.pods_with_delayed_deletion_per_index = iju.get_pods_with_delayed_deletion_per_index(job, pods)
+                ctx.pods_with_delayed_deletion_per_index = iju.get_pods_with_delayed_deletion_per_index(
+                    job, pods, active_pods=ctx.active_pods, succeeded_indexes=ctx.succeeded_indexes,
+                    failed_indexes=ctx.failed_indexes, expected_rm_finalizers=ctx.expected_rm_finalizers)
             if ctx.finished_condition is None and has_success_criteria_met_condition(job) is None:
                 met, msg = match_success_policy(job.spec.success_policy, job.spec.completions or 0,
                                                 ctx.succeeded_indexes)

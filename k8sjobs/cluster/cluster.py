@@ -1,0 +1,432 @@
+"""Simulated nodes: a scheduler, a kubelet per node and pod garbage collection.
+
+The cluster reacts to the API server (it watches the store directly, without lag, as the
+real scheduler and kubelets have their own watches) and writes pod status back:
+
+* **scheduler**: binds each new pod to the ready node with the most free pod slots
+  (ties by name); with no room the pod stays Pending with PodScheduled=False
+  (Unschedulable) until a slot frees;
+* **kubelet**: after the start latency the pod is Running and Ready; each run lasts its
+  planned duration and exits with its planned code (:mod:`.workload`); restartPolicy
+  OnFailure restarts a failed container in place after the CrashLoopBackOff delay; a
+  deleted pod stops after its termination delay, ends in phase Failed and is removed
+  with grace 0 (the Job's finalizer may keep it a while longer);
+* **pod GC**: pods of a lost node are marked Failed with DisruptionTarget
+  (DeletionByPodGC) and deleted after ``node_lost_delay``; unscheduled pods that are
+  being deleted are failed and removed at the next 20 s GC tick.
+
+Terminal pods free their node slot, as the scheduler ignores Succeeded/Failed pods.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..api.apierrors import APIError
+from ..api.store import ADDED, DELETED, APIStore, WatchEvent
+from ..api.types import (
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    ConditionStatus,
+    Node,
+    NodeCondition,
+    NodeStatus,
+    ObjectMeta,
+    Phase,
+    Pod,
+)
+from ..clock import EventHeap
+from ..hooks import Emit, null_emit
+from . import kubelet as kl
+from .workload import Workload, crash_loop_delay, parse_workload
+
+PRIORITY_CLUSTER = 0
+"""Heap priority of kubelet/scheduler actions: before informer deliveries at the same time."""
+POD_GC_PERIOD = 20.0
+DEFAULT_PODS_PER_NODE = 110
+
+
+@dataclass
+class _PodRun:
+    """The kubelet's private state for one pod."""
+
+    token: int
+    workload: Workload
+    rng: random.Random
+    plan_runs: list[tuple[float, int]]
+    termination_delay: float
+    evict_after: float | None
+    start_latency: float
+    run_no: int = 0
+    started: bool = False
+    stopping: bool = False
+
+
+class Cluster:
+    """Nodes, scheduler, kubelets and pod GC on the simulation's event heap."""
+
+    def __init__(self, store: APIStore, heap: EventHeap, *, nodes: int = 3,
+                 pods_per_node: int = DEFAULT_PODS_PER_NODE, seed: int = 0, scheduling_latency: float = 0.0,
+                 node_lost_delay: float = 40.0, emit: Emit = null_emit) -> None:
+        self.store = store
+        self.heap = heap
+        self.seed = seed
+        self.pods_per_node = pods_per_node
+        self.scheduling_latency = scheduling_latency
+        self.node_lost_delay = node_lost_delay
+        self.emit = emit
+        self._runs: dict[str, _PodRun] = {}
+        self._tokens = 0
+        self._on_node: dict[str, set[str]] = {}
+        """node -> names of its non-terminal pods (what occupies a slot)."""
+        self._pending: dict[str, None] = {}
+        """Unscheduled pods waiting for a slot, in arrival order."""
+        self._attempts: dict[tuple[str, int | None], int] = {}
+        self._ordinals: dict[str, int] = {}
+        self._workloads: dict[frozenset, tuple[Workload, list]] = {}
+        self._gc_scheduled_at: float | None = None
+        self.lost_nodes: set[str] = set()
+        for i in range(1, nodes + 1):
+            self.add_node(f"node-{i}")
+        store.watch("Pod", self._on_pod)
+
+    # ------------------------------------------------------------------ nodes
+
+    def add_node(self, name: str, pods: int | None = None) -> Node:
+        """Register a Ready node with room for ``pods`` pods."""
+        cap = str(pods if pods is not None else self.pods_per_node)
+        node = Node(metadata=ObjectMeta(name=name),
+                    status=NodeStatus(capacity={"pods": cap}, allocatable={"pods": cap},
+                                      conditions=(NodeCondition(type="Ready", status=ConditionStatus.TRUE,
+                                                                reason="KubeletReady"),)))
+        created = self.store.create(node)
+        self._on_node.setdefault(name, set())
+        self.lost_nodes.discard(name)
+        self._schedule_pending_soon()
+        return created
+
+    def capacity(self, node: str) -> int:
+        """Pod slots of ``node``."""
+        obj = self.store.try_get("Node", "", node)
+        return int(obj.status.allocatable.get("pods", "0")) if obj is not None else 0
+
+    def ready_nodes(self) -> list[str]:
+        """Nodes that can take pods, by name."""
+        return sorted(n for n in self._on_node if n not in self.lost_nodes)
+
+    def used(self, node: str) -> int:
+        """Non-terminal pods on ``node``."""
+        return len(self._on_node.get(node, ()))
+
+    def lose_node(self, name: str) -> None:
+        """The node disappears: its kubelet stops; pod GC fails and deletes its pods later."""
+        if name not in self._on_node or name in self.lost_nodes:
+            raise ValueError(f"node {name!r} is not a ready node; ready nodes: {', '.join(self.ready_nodes())}")
+        self.lost_nodes.add(name)
+        if self.store.try_get("Node", "", name) is not None:
+            self.store.delete("Node", "", name)
+        victims = sorted(self._on_node.get(name, ()))
+        self.emit("cluster.node_lost", reason=f"node {name} lost: its {len(victims)} pod(s) will be failed and "
+                  f"deleted by pod GC in {self.node_lost_delay:g} s", node=name, pods=victims)
+        self.heap.call_later(self.node_lost_delay, lambda: self._gc_lost_node(name), priority=PRIORITY_CLUSTER,
+                             label=f"podgc:{name}")
+
+    def _gc_lost_node(self, node: str) -> None:
+        for name in sorted(self._on_node.get(node, ())):
+            pod = self._find(name)
+            if pod is None:
+                continue
+            self._runs.pop(pod.metadata.uid, None)
+            t = self.heap.now()
+            failed = kl.add_disruption(kl.stop_after_deletion(pod, t, kl.EXIT_SIGKILL), t, "DeletionByPodGC",
+                                       "PodGC: node no longer exists")
+            self._write_status(failed)
+            self._delete(pod, grace=0)
+            self.emit("cluster.pod_gc", reason=f"pod GC failed and deleted {name}: its node {node} no longer exists",
+                      pod=name, node=node)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _find(self, name: str, namespace: str | None = None) -> Pod | None:
+        if namespace is not None:
+            return self.store.try_get("Pod", namespace, name)
+        for pod in self.store.objects("Pod"):
+            if pod.metadata.name == name:
+                return pod
+        return None
+
+    def _write_status(self, pod: Pod) -> Pod | None:
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if cur is None or cur.metadata.uid != pod.metadata.uid:
+            return None
+        return self.store.update_status(replace(pod, metadata=replace(pod.metadata, resource_version="")))
+
+    def _write_spec(self, pod: Pod) -> Pod | None:
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if cur is None or cur.metadata.uid != pod.metadata.uid:
+            return None
+        new = replace(cur, spec=pod.spec, status=pod.status)
+        return self.store.patch("Pod", cur.metadata.namespace, cur.metadata.name, lambda _: new, verb="bind")
+
+    def _delete(self, pod: Pod, grace: int | None = None) -> None:
+        try:
+            self.store.delete("Pod", pod.metadata.namespace, pod.metadata.name, grace_period_seconds=grace)
+        except APIError:
+            pass
+
+    def workload_of(self, pod: Pod) -> Workload:
+        """The parsed sim annotations of the pod (invalid values were rejected when the Job was created)."""
+        key = frozenset(pod.metadata.annotations.items())
+        if key not in self._workloads:
+            self._workloads[key] = parse_workload(pod.metadata.annotations)
+        return self._workloads[key][0]
+
+    # ------------------------------------------------------------------ watch
+
+    def _on_pod(self, ev: WatchEvent) -> None:
+        pod = ev.obj
+        if ev.type == DELETED:
+            self._release_slot(pod)
+            self._pending.pop(pod.metadata.name, None)
+            self._runs.pop(pod.metadata.uid, None)
+            return
+        if ev.type == ADDED:
+            if not pod.spec.node_name and pod.metadata.deletion_timestamp is None:
+                self._pending[pod.metadata.name] = None
+                self.heap.call_later(self.scheduling_latency, lambda n=pod.metadata.name: self._schedule(n),
+                                     priority=PRIORITY_CLUSTER, label="scheduler")
+            return
+        if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            self._release_slot(pod)
+        if pod.metadata.deletion_timestamp is not None and (ev.old is None or ev.old.metadata.deletion_timestamp is None):
+            self._on_deletion(pod)
+
+    def _release_slot(self, pod: Pod) -> None:
+        node = pod.spec.node_name
+        if node and pod.metadata.name in self._on_node.get(node, ()):
+            self._on_node[node].discard(pod.metadata.name)
+            self._schedule_pending_soon()
+
+    def _schedule_pending_soon(self) -> None:
+        if self._pending:
+            self.heap.call_later(self.scheduling_latency, self._schedule_all, priority=PRIORITY_CLUSTER,
+                                 label="scheduler")
+
+    # ------------------------------------------------------------------ scheduler
+
+    def _pick_node(self) -> str | None:
+        best, best_free = None, 0
+        for node in self.ready_nodes():
+            free = self.capacity(node) - self.used(node)
+            if free > best_free:
+                best, best_free = node, free
+        return best
+
+    def _schedule_all(self) -> None:
+        for name in list(self._pending):
+            if not self._schedule(name):
+                break
+
+    def _schedule(self, name: str) -> bool:
+        if name not in self._pending:
+            return True
+        pod = self._find_pending(name)
+        if pod is None or pod.spec.node_name or pod.metadata.deletion_timestamp is not None:
+            self._pending.pop(name, None)
+            return True
+        node = self._pick_node()
+        t = self.heap.now()
+        if node is None:
+            n = len(self.ready_nodes())
+            msg = f"0/{n} nodes are available: {n} Too many pods."
+            if not any(c.type == "PodScheduled" and c.reason == "Unschedulable" for c in pod.status.conditions):
+                self._write_status(kl.unschedulable(pod, t, msg))
+                self.emit("cluster.unschedulable", reason=f"{name} waits: no node has a free pod slot", pod=name)
+            return False
+        self._pending.pop(name, None)
+        bound = self._write_spec(kl.bind(pod, node, t))
+        if bound is None:
+            return True
+        self._on_node[node].add(name)
+        run = self._plan(bound)
+        self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
+                             priority=PRIORITY_CLUSTER, label="kubelet")
+        return True
+
+    def _find_pending(self, name: str) -> Pod | None:
+        for pod in self.store.objects("Pod"):
+            if pod.metadata.name == name and not pod.spec.node_name:
+                return pod
+        return None
+
+    # ------------------------------------------------------------------ kubelet
+
+    def _plan(self, pod: Pod) -> _PodRun:
+        wl = self.workload_of(pod)
+        owner = next((r.uid for r in pod.metadata.owner_references if r.controller), "")
+        ix_text = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+        index = int(ix_text) if ix_text is not None and ix_text.isdigit() else None
+        attempt = self._attempts[(owner, index)] = self._attempts.get((owner, index), 0) + 1
+        ordinal = self._ordinals[owner] = self._ordinals.get(owner, 0) + 1
+        job_name = next((r.name for r in pod.metadata.owner_references if r.controller), pod.metadata.name)
+        rng = random.Random(f"{self.seed}/{job_name}/{index}/{attempt}/{ordinal if index is None else 0}")
+        plan = wl.plan(rng, index=index, attempt=attempt, ordinal=ordinal,
+                       restart_policy=pod.spec.restart_policy or "Never")
+        self._tokens += 1
+        run = _PodRun(self._tokens, wl, rng, list(plan.runs), plan.termination_delay, plan.evict_after,
+                      plan.start_latency)
+        self._runs[pod.metadata.uid] = run
+        return run
+
+    def _live(self, pod: Pod, token: int) -> tuple[Pod, _PodRun] | None:
+        run = self._runs.get(pod.metadata.uid)
+        if run is None or run.token != token or run.stopping:
+            return None
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if cur is None or cur.metadata.uid != pod.metadata.uid or cur.spec.node_name in self.lost_nodes:
+            return None
+        if cur.metadata.deletion_timestamp is not None or cur.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            return None
+        return cur, run
+
+    def _start(self, pod: Pod, token: int) -> None:
+        live = self._live(pod, token)
+        if live is None:
+            return
+        cur, run = live
+        t = self.heap.now()
+        started = self._write_status(kl.start(cur, t))
+        if started is None:
+            return
+        run.started = True
+        duration, _ = run.plan_runs[run.run_no]
+        if math.isfinite(duration):
+            self.heap.call_later(duration, lambda: self._run_ended(started, token), priority=PRIORITY_CLUSTER,
+                                 label="kubelet")
+        if run.evict_after is not None and run.run_no == 0:
+            self.heap.call_later(run.evict_after, lambda: self._evict_planned(started, token),
+                                 priority=PRIORITY_CLUSTER, label="eviction")
+
+    def _run_ended(self, pod: Pod, token: int) -> None:
+        live = self._live(pod, token)
+        if live is None:
+            return
+        cur, run = live
+        t = self.heap.now()
+        _, code = run.plan_runs[run.run_no]
+        on_failure = (cur.spec.restart_policy or "Never") == "OnFailure"
+        if code != 0 and on_failure:
+            # The kubelet restarts the container in place; the pod stays Running.
+            restarted = self._write_status(kl.restart_container(cur, t, code))
+            if restarted is None:
+                return
+            run.run_no += 1
+            if run.run_no >= len(run.plan_runs):
+                # Past the planned restarts each new run draws its outcome afresh.
+                duration = run.plan_runs[-1][0]
+                run.plan_runs.append((duration, run.workload._final_exit_code(run.rng, None, 10**9)))
+            count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
+            self.emit("cluster.container_restart", reason=f"{cur.metadata.name}: container exited {code}; "
+                      f"restart {count} in {crash_loop_delay(count):g} s (CrashLoopBackOff)",
+                      pod=cur.metadata.name, exit_code=code, restarts=count)
+            self.heap.call_later(crash_loop_delay(count), lambda: self._start(restarted, token),
+                                 priority=PRIORITY_CLUSTER, label="kubelet")
+            return
+        self._write_status(kl.finish(cur, t, code))
+        self._runs.pop(cur.metadata.uid, None)
+
+    def _evict_planned(self, pod: Pod, token: int) -> None:
+        if self._live(pod, token) is not None:
+            self.evict(pod.metadata.name, pod.metadata.namespace)
+
+    def _on_deletion(self, pod: Pod) -> None:
+        if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            return
+        if not pod.spec.node_name:
+            self._schedule_gc_tick()
+            return
+        if pod.spec.node_name in self.lost_nodes:
+            return
+        run = self._runs.get(pod.metadata.uid)
+        delay = run.termination_delay if run is not None else 0.0
+        grace = pod.metadata.deletion_grace_period_seconds or 0
+        killed = delay > grace
+        if run is not None:
+            run.stopping = True
+        self.heap.call_later(min(delay, grace), lambda: self._stop(pod, killed), priority=PRIORITY_CLUSTER,
+                             label="kubelet")
+
+    def _stop(self, pod: Pod, killed: bool) -> None:
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if cur is None or cur.metadata.uid != pod.metadata.uid:
+            return
+        t = self.heap.now()
+        stopped = self._write_status(kl.stop_after_deletion(cur, t, kl.EXIT_SIGKILL if killed else kl.EXIT_SIGTERM))
+        self._runs.pop(cur.metadata.uid, None)
+        if stopped is not None:
+            self._delete(stopped, grace=0)
+
+    def _schedule_gc_tick(self) -> None:
+        t = self.heap.now()
+        tick = (math.floor(t / POD_GC_PERIOD) + 1) * POD_GC_PERIOD
+        if self._gc_scheduled_at == tick:
+            return
+        self._gc_scheduled_at = tick
+        self.heap.call_at(tick, self._gc_unscheduled_terminating, priority=PRIORITY_CLUSTER, label="podgc")
+
+    def _gc_unscheduled_terminating(self) -> None:
+        self._gc_scheduled_at = None
+        t = self.heap.now()
+        for pod in sorted(self.store.objects("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name)):
+            if pod.spec.node_name or pod.metadata.deletion_timestamp is None:
+                continue
+            if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+                continue
+            failed = self._write_status(kl.stop_after_deletion(pod, t, kl.EXIT_SIGKILL))
+            if failed is not None:
+                self._delete(failed, grace=0)
+
+    # ------------------------------------------------------------------ actions
+
+    def evict(self, name: str, namespace: str = "default") -> None:
+        """Evict a pod through the Eviction API: DisruptionTarget=True, then a graceful delete."""
+        pod = self._find(name, namespace)
+        if pod is None:
+            raise ValueError(f'pod "{name}" not found')
+        t = self.heap.now()
+        marked = self._write_status(kl.add_disruption(pod, t, "EvictionByEvictionAPI", "Eviction API: evicting"))
+        self.emit("cluster.evicted", reason=f"{name} evicted: DisruptionTarget=True, then deleted gracefully",
+                  pod=name)
+        self._delete(marked or pod)
+
+    def fail_pod(self, name: str, namespace: str = "default", *, exit_code: int = 1, container: str | None = None,
+                 condition: str | None = None) -> None:
+        """Make a pod fail now with ``exit_code`` (and optionally a pod condition such as DisruptionTarget)."""
+        pod = self._find(name, namespace)
+        if pod is None:
+            raise ValueError(f'pod "{name}" not found')
+        if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            raise ValueError(f'pod "{name}" has already finished ({pod.status.phase})')
+        t = self.heap.now()
+        self._runs.pop(pod.metadata.uid, None)
+        if container is not None and container not in kl.container_names(pod):
+            raise ValueError(f'pod "{name}" has no container "{container}"; containers: '
+                             + ", ".join(kl.container_names(pod)))
+        failed = kl.finish(pod, t, exit_code, container)
+        if condition:
+            failed = kl.set_condition(failed, condition, ConditionStatus.TRUE, t, "Injected",
+                                      "condition added by a k8sjobs fault")
+        self._write_status(failed)
+
+    def on_node(self) -> dict[str, list[str]]:
+        """node -> its non-terminal pods (sorted), for views."""
+        return {n: sorted(p) for n, p in sorted(self._on_node.items())}
+
+    def workload_errors(self, annotations: dict[str, str]) -> list:
+        """Field errors of the sim annotations (used when a Job is created)."""
+        return parse_workload(annotations)[1]
+
+
+

@@ -1,0 +1,274 @@
+"""What a pod's containers "do" in the simulation, read from the pod template's annotations.
+
+One manifest describes the experiment, KWOK-stage style. Keys (on
+``spec.template.metadata.annotations``):
+
+==========================================  ===========================================================
+``sim.k8sjobs.io/duration``                 run time once started: ``30s``, ``1m30s``, a range
+                                            ``20s..40s`` drawn with the seed, or ``never``
+``sim.k8sjobs.io/start-latency``            Pending -> Running delay after scheduling (default 1s)
+``sim.k8sjobs.io/fail-rate``                probability 0..1 that a run fails
+``sim.k8sjobs.io/exit-code``                exit code of a failing run (default 1)
+``sim.k8sjobs.io/fail-indexes``             Indexed Jobs: these indexes always fail (``1,3-4``)
+``sim.k8sjobs.io/exit-codes``               per-index exit codes ``0=1;1=42;*=0`` (0 = success)
+``sim.k8sjobs.io/durations``                per-index durations ``2=1s;*=3s``
+``sim.k8sjobs.io/fail-attempts``            the first N pods (per index for Indexed Jobs) fail
+``sim.k8sjobs.io/restarts``                 restartPolicy OnFailure: fail N times in place first
+``sim.k8sjobs.io/termination-delay``        how long a deleted pod takes to stop (default 1s)
+``sim.k8sjobs.io/evict-after``              evict the pod this long after it starts (DisruptionTarget)
+``sim.k8sjobs.io/evict-pods``               which pods are evicted, by 1-based creation ordinal
+``pod-complete.stage.kwok.x-k8s.io/delay``  KWOK: run time (used when ``duration`` is absent)
+``pod-complete.stage.kwok.x-k8s.io/jitter-delay``  KWOK: upper bound of a random run time
+==========================================  ===========================================================
+
+Invalid values are field errors whose path names the annotation, e.g.
+``spec.template.metadata.annotations[sim.k8sjobs.io/fail-rate]: Invalid value: "2": must be
+between 0 and 1``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from ..api.errors import FieldError
+
+PREFIX = "sim.k8sjobs.io/"
+KWOK_DELAY = "pod-complete.stage.kwok.x-k8s.io/delay"
+KWOK_JITTER = "pod-complete.stage.kwok.x-k8s.io/jitter-delay"
+ANNOTATIONS_PATH = "spec.template.metadata.annotations"
+
+DEFAULT_DURATION = 10.0
+DEFAULT_START_LATENCY = 1.0
+DEFAULT_TERMINATION_DELAY = 1.0
+DEFAULT_EXIT_CODE = 1
+CRASH_LOOP_BASE, CRASH_LOOP_MAX = 10.0, 300.0
+"""The kubelet's container restart backoff (10 s doubling, capped at 5 minutes)."""
+
+KNOWN_KEYS = ("duration", "start-latency", "fail-rate", "exit-code", "fail-indexes", "exit-codes", "durations",
+              "fail-attempts", "restarts", "termination-delay", "evict-after", "evict-pods")
+
+_GO_DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)(h|ms|us|µs|ns|m|s))+$")
+_GO_PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|us|µs|ns|m|s)")
+_UNIT = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+
+
+def parse_go_duration(text: str) -> float:
+    """``1m30s`` -> 90.0 (Go's time.ParseDuration for non-negative values); raises ValueError."""
+    s = text.strip()
+    if s == "0":
+        return 0.0
+    if not _GO_DURATION.match(s):
+        raise ValueError(f"must be a duration such as 30s, 1m30s or 500ms, not {text!r}")
+    return sum(float(n) * _UNIT[u] for n, u in _GO_PART.findall(s))
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A duration: fixed, a seeded range ``low..high``, or ``never``."""
+
+    low: float
+    high: float | None = None
+    never: bool = False
+
+    def draw(self, rng: random.Random) -> float:
+        """The duration for one pod (inf for ``never``)."""
+        if self.never:
+            return float("inf")
+        if self.high is None or self.high == self.low:
+            return self.low
+        return round(rng.uniform(self.low, self.high), 3)
+
+    def __str__(self) -> str:
+        if self.never:
+            return "never"
+        if self.high is None:
+            return f"{self.low:g}s"
+        return f"{self.low:g}s..{self.high:g}s"
+
+
+def parse_span(text: str, *, allow_never: bool = True) -> Span:
+    """``30s``, ``20s..40s`` or ``never``; raises ValueError."""
+    s = text.strip()
+    if allow_never and s == "never":
+        return Span(0.0, never=True)
+    if ".." in s:
+        lo_text, _, hi_text = s.partition("..")
+        lo, hi = parse_go_duration(lo_text), parse_go_duration(hi_text)
+        if hi < lo:
+            raise ValueError(f"range {text!r} must go from the shorter to the longer duration")
+        return Span(lo, hi)
+    return Span(parse_go_duration(s))
+
+
+def parse_index_set(text: str) -> frozenset[int]:
+    """``1,3-4`` -> {1, 3, 4}; raises ValueError."""
+    out: set[int] = set()
+    if not text.strip():
+        return frozenset()
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            raise ValueError(f"{part!r} is not an index or a range such as 3-5")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if hi < lo:
+            raise ValueError(f"range {part!r} must go from the lower to the higher index")
+        if hi - lo > 1_000_000:
+            raise ValueError(f"range {part!r} is too large")
+        out.update(range(lo, hi + 1))
+    return frozenset(out)
+
+
+def _parse_per_index(text: str, parse_value) -> tuple[tuple[frozenset[int] | None, object], ...]:
+    rules = []
+    for item in text.split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        where, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"{item!r} must look like INDEXES=VALUE or *=VALUE")
+        indexes = None if where.strip() == "*" else parse_index_set(where)
+        rules.append((indexes, parse_value(value.strip())))
+    return tuple(rules)
+
+
+def _pick(rules: tuple, index: int | None) -> object | None:
+    for indexes, value in rules:
+        if indexes is None or (index is not None and index in indexes):
+            return value
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PodPlan:
+    """What one pod will do: start after ``start_latency``; each run lasts ``durations[i]`` and exits ``exit_codes[i]``."""
+
+    start_latency: float
+    runs: tuple[tuple[float, int], ...]
+    """(duration, exit code) of each run: more than one only for restartPolicy OnFailure."""
+    termination_delay: float
+    evict_after: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """The parsed annotations of a pod template."""
+
+    duration: Span = field(default_factory=lambda: Span(DEFAULT_DURATION))
+    start_latency: Span = field(default_factory=lambda: Span(DEFAULT_START_LATENCY))
+    fail_rate: float = 0.0
+    exit_code: int = DEFAULT_EXIT_CODE
+    fail_indexes: frozenset[int] = frozenset()
+    exit_codes: tuple = ()
+    durations: tuple = ()
+    fail_attempts: int = 0
+    restarts: int = 0
+    termination_delay: Span = field(default_factory=lambda: Span(DEFAULT_TERMINATION_DELAY))
+    evict_after: Span | None = None
+    evict_pods: frozenset[int] | None = None
+
+    def plan(self, rng: random.Random, *, index: int | None, attempt: int, ordinal: int,
+             restart_policy: str) -> PodPlan:
+        """Decide what a new pod does.
+
+        ``index`` is its completion index (None for NonIndexed Jobs), ``attempt`` the 1-based
+        number of pods created so far for that index (or the Job), ``ordinal`` its 1-based
+        creation number in the Job.
+        """
+        latency = self.start_latency.draw(rng)
+        span = _pick(self.durations, index) or self.duration
+        term = self.termination_delay.draw(rng)
+        runs: list[tuple[float, int]] = []
+        # OnFailure restarts the container in place: the first `restarts` runs fail.
+        failing_runs = self.restarts if restart_policy == "OnFailure" else 0
+        for _ in range(failing_runs):
+            runs.append((span.draw(rng), self.exit_code or DEFAULT_EXIT_CODE))
+        runs.append((span.draw(rng), self._final_exit_code(rng, index, attempt)))
+        evict = None
+        if self.evict_after is not None and (self.evict_pods is None or ordinal in self.evict_pods):
+            evict = self.evict_after.draw(rng)
+        return PodPlan(latency, tuple(runs), term, evict)
+
+    def _final_exit_code(self, rng: random.Random, index: int | None, attempt: int) -> int:
+        per_index = _pick(self.exit_codes, index)
+        if per_index is not None:
+            return int(per_index)
+        if index is not None and index in self.fail_indexes:
+            return self.exit_code
+        if attempt <= self.fail_attempts:
+            return self.exit_code
+        # Draw even when fail_rate is 0, so adding a rate later keeps other draws aligned.
+        return self.exit_code if rng.random() < self.fail_rate else 0
+
+
+def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldError]]:
+    """Read the sim annotations; returns the workload and every invalid value as a field error."""
+    errors: list[FieldError] = []
+    kw: dict[str, object] = {}
+
+    def path(key: str) -> str:
+        return f"{ANNOTATIONS_PATH}[{key}]"
+
+    def read(key: str, parse, name: str) -> None:
+        if key not in annotations:
+            return
+        try:
+            kw[name] = parse(annotations[key])
+        except ValueError as exc:
+            errors.append(FieldError.invalid(path(key), annotations[key], str(exc)))
+
+    def rate(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError("must be a number between 0 and 1") from None
+        if not 0.0 <= value <= 1.0:
+            raise ValueError("must be between 0 and 1")
+        return value
+
+    def exit_code(text: str) -> int:
+        if not re.fullmatch(r"\d+", text.strip()) or not 0 <= int(text) <= 255:
+            raise ValueError("must be an exit code between 0 and 255")
+        return int(text)
+
+    def count(text: str) -> int:
+        if not re.fullmatch(r"\d+", text.strip()) or int(text) > 1_000_000:
+            raise ValueError("must be a whole number between 0 and 1000000")
+        return int(text)
+
+    read(PREFIX + "duration", parse_span, "duration")
+    read(PREFIX + "start-latency", lambda s: parse_span(s), "start_latency")
+    read(PREFIX + "fail-rate", rate, "fail_rate")
+    read(PREFIX + "exit-code", exit_code, "exit_code")
+    read(PREFIX + "fail-indexes", parse_index_set, "fail_indexes")
+    read(PREFIX + "exit-codes", lambda s: _parse_per_index(s, exit_code), "exit_codes")
+    read(PREFIX + "durations", lambda s: _parse_per_index(s, parse_span), "durations")
+    read(PREFIX + "fail-attempts", count, "fail_attempts")
+    read(PREFIX + "restarts", count, "restarts")
+    read(PREFIX + "termination-delay", lambda s: parse_span(s, allow_never=False), "termination_delay")
+    read(PREFIX + "evict-after", lambda s: parse_span(s, allow_never=False), "evict_after")
+    read(PREFIX + "evict-pods", parse_index_set, "evict_pods")
+    if PREFIX + "duration" not in annotations and KWOK_DELAY in annotations:
+        try:
+            low = parse_go_duration(annotations[KWOK_DELAY])
+            high = None
+            if KWOK_JITTER in annotations:
+                high = parse_go_duration(annotations[KWOK_JITTER])
+                if high < low:
+                    raise ValueError(f"{KWOK_JITTER} must not be shorter than {KWOK_DELAY}")
+            kw["duration"] = Span(low, high)
+        except ValueError as exc:
+            errors.append(FieldError.invalid(path(KWOK_DELAY), annotations[KWOK_DELAY], str(exc)))
+    for key in annotations:
+        if key.startswith(PREFIX) and key[len(PREFIX):] not in KNOWN_KEYS:
+            errors.append(FieldError.not_supported(path(key), key, [PREFIX + k for k in KNOWN_KEYS]))
+    return Workload(**kw), errors  # type: ignore[arg-type]
+
+
+def crash_loop_delay(restart: int) -> float:
+    """The kubelet's wait before the n-th restart of a container (10 s doubling, max 5 min)."""
+    return min(CRASH_LOOP_BASE * 2 ** max(restart - 1, 0), CRASH_LOOP_MAX)

@@ -1,0 +1,517 @@
+"""A seeded, simulated cluster running one Job: the engine under every lesson.
+
+One :class:`~k8sjobs.clock.FakeClock` and one :class:`~k8sjobs.clock.EventHeap` keyed
+``(time, priority, sequence)`` drive everything: the API server (:mod:`k8sjobs.api.store`),
+informers with a configurable lag, the Job controller and its work queue, the
+ttl-after-finished controller, and the nodes (:mod:`k8sjobs.cluster`). At equal times
+the heap runs cluster actions first, then informer deliveries, then delayed queue adds,
+then controller syncs, so a sync always sees what the informer delivered at its instant.
+
+The same Job manifest, configuration, seed and actions always give the same run:
+:meth:`Simulation.replay` rebuilds a run event for event, which is how the trace layer
+forks the past.
+
+``manual=True`` turns the cluster and the workers off: a harness then changes pods
+itself and calls :meth:`Simulation.sync` (used by the ``scenario`` conformance cases,
+which thereby run through this engine).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .api import yamlio
+from .api.apierrors import APIError
+from .api.errors import DecodeError, InvalidError
+from .api.events import StoreEventRecorder
+from .api.informer import Informer, owner_uid_index
+from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
+from .api.types import Job, Pod
+from .clock import EventHeap, FakeClock
+from .cluster.cluster import DEFAULT_PODS_PER_NODE, Cluster
+from .cluster.workload import parse_workload
+from .controller.job_controller import JobController, StoreJobClient, is_job_finished, key_func
+from .controller.pod_control import StorePodControl
+from .controller.ttl_after_finished import TTLAfterFinishedController
+from .controller.workqueue import RateLimitingQueue
+from .ids import IdSource
+
+PRIORITY_WORKER = 20
+PRIORITY_ORPHAN_WORKER = 21
+PRIORITY_TTL_WORKER = 25
+DEFAULT_MAX_TIME = 24 * 3600.0
+
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """Everything besides the manifest and the actions that decides a run."""
+
+    seed: int = 0
+    nodes: int = 3
+    pods_per_node: int = DEFAULT_PODS_PER_NODE
+    informer_lag: float = 0.0
+    scheduling_latency: float = 0.0
+    node_lost_delay: float = 40.0
+    manual: bool = False
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            problems.append(f"seed: must be an integer, got {self.seed!r}")
+        if not isinstance(self.nodes, int) or not 0 <= self.nodes <= 10_000:
+            problems.append(f"nodes: must be an integer between 0 and 10000, got {self.nodes!r}")
+        if not isinstance(self.pods_per_node, int) or not 1 <= self.pods_per_node <= 100_000:
+            problems.append(f"pods_per_node: must be an integer between 1 and 100000, got {self.pods_per_node!r}")
+        for name in ("informer_lag", "scheduling_latency", "node_lost_delay"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 86400:
+                problems.append(f"{name}: must be a number of seconds between 0 and 86400, got {v!r}")
+        if problems:
+            raise ValueError("invalid simulation settings: " + "; ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A change applied to a run: its method name, arguments and the heap position it came at."""
+
+    position: int
+    name: str
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    t: float = 0.0
+    cycle: int = 0
+
+    def describe(self) -> str:
+        """``fail_pod(name='pi-x', exit_code=42)``."""
+        args = ", ".join(f"{k}={v!r}" for k, v in self.kwargs)
+        return f"{self.name}({args})"
+
+
+class SimulationError(ValueError):
+    """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
+
+
+def load_job(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> Job:
+    """A Job from a Job object, YAML/JSON text or a document; raises DecodeError."""
+    if isinstance(manifest, Job):
+        return manifest
+    if isinstance(manifest, dict):
+        yamlio.check_type_meta(manifest, source)
+        return yamlio.job_from_document(manifest, source)
+    return yamlio.load_job_manifest(manifest, source)
+
+
+def check_workload(job: Job) -> None:
+    """Reject invalid sim annotations with field errors naming the annotation."""
+    _, errors = parse_workload(job.spec.template.metadata.annotations)
+    if errors:
+        raise InvalidError("Job", job.metadata.name, errors)
+
+
+class Simulation:
+    """A simulated cluster with one Job in it (see the module docstring)."""
+
+    def __init__(self, job: Job | str | bytes | dict, config: SimConfig | None = None, *,
+                 ids: IdSource | None = None, pod_grace_period: Callable | None = None, **settings: Any) -> None:
+        if config is None:
+            config = SimConfig(**settings)
+        elif settings:
+            config = replace(config, **settings)
+        self.config = config
+        self.manifest = load_job(job)
+        check_workload(self.manifest)
+        self.clock = FakeClock(0.0)
+        self.heap = EventHeap(self.clock)
+        self.store = APIStore(self.clock, ids=ids or IdSource(config.seed),
+                              pod_grace_period=pod_grace_period or upstream_pod_grace_period)
+        self.listeners: list[Listener] = []
+        self.watchers: list[Callable[[WatchEvent], None]] = []
+        self.actions: list[Action] = []
+        self.events_run = 0
+        self.cycles = 0
+        self._worker_scheduled = False
+        self._orphan_scheduled = False
+        self._ttl_scheduled = False
+        for kind in ("Job", "Pod", "Node", "Event"):
+            self.store.watch(kind, self._on_watch)
+
+        inf_sched = None if config.manual else self.heap
+        self.job_informer = Informer(self.store, "Job", inf_sched, lag=config.informer_lag)
+        self.pod_informer = Informer(self.store, "Pod", inf_sched, lag=config.informer_lag,
+                                     indexers={"owner": owner_uid_index})
+        self.recorder = StoreEventRecorder(self.store, self.clock, "job-controller")
+        on_ready = None if config.manual else self._kick_worker
+        queue = RateLimitingQueue(self.clock, self.heap, on_ready=on_ready)
+        orphan_queue = RateLimitingQueue(self.clock, self.heap,
+                                         on_ready=None if config.manual else self._kick_orphan_worker)
+        self.controller = JobController(
+            jobs=self.job_informer, pods=self.pod_informer,
+            pod_control=StorePodControl(self.store, self.recorder), job_client=StoreJobClient(self.store),
+            clock=self.clock, recorder=self.recorder, queue=queue, orphan_queue=orphan_queue, emit=self._emit)
+        ttl_queue = RateLimitingQueue(self.clock, self.heap, on_ready=None if config.manual else self._kick_ttl)
+        self.ttl = TTLAfterFinishedController(jobs=self.job_informer, client=StoreJobClient(self.store),
+                                              clock=self.clock, queue=ttl_queue, emit=self._emit)
+        self.cluster: Cluster | None = None
+        if not config.manual:
+            self.cluster = Cluster(self.store, self.heap, nodes=config.nodes, pods_per_node=config.pods_per_node,
+                                   seed=config.seed, scheduling_latency=config.scheduling_latency,
+                                   node_lost_delay=config.node_lost_delay, emit=self._emit)
+        created = self._create_job(self.manifest)
+        self.job_key = key_func(created)
+        self.job_uid = created.metadata.uid
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _create_job(self, job: Job) -> Job:
+        meta = job.metadata
+        if not meta.namespace:
+            job = replace(job, metadata=replace(meta, namespace="default"))
+        try:
+            return self.store.create(job)
+        except APIError as exc:
+            if exc.field_errors:
+                raise InvalidError("Job", job.metadata.name, exc.field_errors) from None
+            raise SimulationError(str(exc)) from None
+
+    def _emit(self, kind: str, /, **fields: Any) -> None:
+        if kind == "sync.end" and fields.get("job") == self.job_key:
+            self.cycles += 1
+        fields.setdefault("t", self.clock.now())
+        for fn in self.listeners:
+            fn(kind, fields)
+
+    def _on_watch(self, ev: WatchEvent) -> None:
+        for fn in self.watchers:
+            fn(ev)
+
+    def add_listener(self, fn: Listener) -> None:
+        """Receive every decision and observation: ``fn(rule_id, fields)``."""
+        self.listeners.append(fn)
+
+    def add_watcher(self, fn: Callable[[WatchEvent], None]) -> None:
+        """Receive every API write (ADDED / MODIFIED / DELETED of Jobs, Pods, Nodes, Events)."""
+        self.watchers.append(fn)
+
+    def _kick_worker(self) -> None:
+        if not self._worker_scheduled:
+            self._worker_scheduled = True
+            self.heap.call_at(self.clock.now(), self._work, priority=PRIORITY_WORKER, label="job-controller")
+
+    def _work(self) -> None:
+        self._worker_scheduled = False
+        self.controller.process_next_work_item()
+        if len(self.controller.queue):
+            self._kick_worker()
+
+    def _kick_orphan_worker(self) -> None:
+        if not self._orphan_scheduled:
+            self._orphan_scheduled = True
+            self.heap.call_at(self.clock.now(), self._orphan_work, priority=PRIORITY_ORPHAN_WORKER,
+                              label="orphan-pods")
+
+    def _orphan_work(self) -> None:
+        self._orphan_scheduled = False
+        while self.controller.process_next_orphan_pod():
+            pass
+
+    def _kick_ttl(self) -> None:
+        if not self._ttl_scheduled:
+            self._ttl_scheduled = True
+            self.heap.call_at(self.clock.now(), self._ttl_work, priority=PRIORITY_TTL_WORKER, label="ttl")
+
+    def _ttl_work(self) -> None:
+        self._ttl_scheduled = False
+        while self.ttl.process_next_work_item():
+            pass
+
+    # ------------------------------------------------------------------ reading the world
+
+    @property
+    def now(self) -> float:
+        """Simulated seconds since the Job was created."""
+        return self.clock.now()
+
+    @property
+    def job(self) -> Job | None:
+        """The Job as the API server has it now (None once deleted)."""
+        ns, _, name = self.job_key.partition("/")
+        return self.store.try_get("Job", ns, name)
+
+    def pods(self) -> list[Pod]:
+        """The Job's pods as the API server has them, in creation order."""
+        uid = self.job_uid
+        pods = [p for p in self.store.objects("Pod") if any(r.uid == uid for r in p.metadata.owner_references)]
+        return sorted(pods, key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid))
+
+    def pod(self, name: str) -> Pod:
+        """One pod of the Job by name; raises SimulationError listing the pods that exist."""
+        for p in self.pods():
+            if p.metadata.name == name:
+                return p
+        names = ", ".join(p.metadata.name for p in self.pods()) or "none"
+        raise SimulationError(f'pod "{name}" not found; pods of this Job: {names}')
+
+    @property
+    def finished(self) -> bool:
+        """The Job is Complete or Failed, or gone."""
+        job = self.job
+        return job is None or is_job_finished(job)
+
+    # ------------------------------------------------------------------ running
+
+    def step(self) -> bool:
+        """Run the next event of the heap; False when nothing is left."""
+        if self.heap.run_next() is None:
+            return False
+        self.events_run += 1
+        return True
+
+    def run_until(self, t: float) -> None:
+        """Run every event due at or before ``t`` and move the clock to ``t``."""
+        while (nxt := self.heap.peek_time()) is not None and nxt <= t:
+            self.step()
+        if t > self.clock.now():
+            self.clock.set(t)
+
+    def run_events(self, n: int) -> None:
+        """Run exactly ``n`` more heap events (or until the heap is empty)."""
+        for _ in range(n):
+            if not self.step():
+                return
+
+    def next_cycle(self, max_time: float = DEFAULT_MAX_TIME) -> bool:
+        """Run until the Job controller finishes its next sync of the Job; False if none comes."""
+        target = self.cycles + 1
+        while self.cycles < target:
+            nxt = self.heap.peek_time()
+            if nxt is None or nxt > max_time:
+                return False
+            self.step()
+        return True
+
+    def run_until_finished(self, max_time: float = DEFAULT_MAX_TIME, *, settle: bool = True) -> bool:
+        """Run until the Job finishes (and, with ``settle``, until nothing is left to do); True if it finished."""
+        while True:
+            nxt = self.heap.peek_time()
+            if nxt is None or nxt > max_time:
+                break
+            if self.finished and not settle:
+                break
+            self.step()
+        return self.finished
+
+    # ------------------------------------------------------------------ the manual mode
+
+    def sync(self) -> Any:
+        """manual mode: run one Job-controller sync of the Job now, then the ttl controller."""
+        self.controller.sync_job(self.job_key)
+        result = self.controller.last_result
+        self.ttl.process_job(self.job_key)
+        return result
+
+    # ------------------------------------------------------------------ actions
+
+    def _record(self, name: str, **kwargs: Any) -> None:
+        self.actions.append(Action(self.events_run, name, tuple(sorted(kwargs.items())), self.clock.now(),
+                                   self.cycles))
+        self._emit("action." + name, reason=f"learner action: {name}("
+                   + ", ".join(f"{k}={v!r}" for k, v in sorted(kwargs.items())) + ")", **kwargs)
+
+    def apply(self, name: str, **kwargs: Any) -> None:
+        """Apply an action by name (what replay uses); raises SimulationError on bad input."""
+        method = getattr(self, name, None)
+        if name.startswith("_") or name not in ACTIONS or method is None:
+            raise SimulationError(f"unknown action {name!r}; actions: {', '.join(sorted(ACTIONS))}")
+        method(**kwargs)
+
+    def _need_cluster(self) -> Cluster:
+        if self.cluster is None:
+            raise SimulationError("this simulation runs in manual mode: it has no nodes")
+        return self.cluster
+
+    def fail_pod(self, name: str, exit_code: int = 1, container: str | None = None,
+                 condition: str | None = None) -> None:
+        """Make a running pod fail now with ``exit_code`` (optionally with a pod condition)."""
+        if not isinstance(exit_code, int) or isinstance(exit_code, bool) or not 0 <= exit_code <= 255:
+            raise SimulationError(f"exit_code: must be an integer between 0 and 255, got {exit_code!r}")
+        pod = self.pod(name)
+        try:
+            self._need_cluster().fail_pod(pod.metadata.name, pod.metadata.namespace, exit_code=exit_code,
+                                          container=container, condition=condition)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+        self._record("fail_pod", name=name, exit_code=exit_code, container=container, condition=condition)
+
+    def evict_pod(self, name: str) -> None:
+        """Evict a pod through the Eviction API (DisruptionTarget=True, then a graceful delete)."""
+        pod = self.pod(name)
+        if pod.metadata.deletion_timestamp is not None:
+            raise SimulationError(f'pod "{name}" is already being deleted')
+        self._need_cluster().evict(pod.metadata.name, pod.metadata.namespace)
+        self._record("evict_pod", name=name)
+
+    def delete_pod(self, name: str) -> None:
+        """``kubectl delete pod NAME`` (graceful)."""
+        pod = self.pod(name)
+        try:
+            self.store.delete("Pod", pod.metadata.namespace, pod.metadata.name)
+        except APIError as exc:
+            raise SimulationError(str(exc)) from None
+        self._record("delete_pod", name=name)
+
+    def lose_node(self, name: str) -> None:
+        """A node disappears; pod GC fails and deletes its pods after the node-lost delay."""
+        try:
+            self._need_cluster().lose_node(name)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+        self._record("lose_node", name=name)
+
+    def add_node(self, name: str | None = None, pods: int | None = None) -> None:
+        """Add a Ready node (default name node-N)."""
+        cluster = self._need_cluster()
+        name = name or f"node-{len(cluster.on_node()) + 1}"
+        if self.store.try_get("Node", "", name) is not None:
+            raise SimulationError(f'node "{name}" already exists')
+        cluster.add_node(name, pods)
+        self._record("add_node", name=name, pods=pods)
+
+    def fail_next_creates(self, n: int) -> None:
+        """The next ``n`` pod creations fail with an API error."""
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 100_000:
+            raise SimulationError(f"n: must be an integer between 0 and 100000, got {n!r}")
+        self.store.faults.fail_next_creates = n
+        self._record("fail_next_creates", n=n)
+
+    def set_pod_quota(self, pods: int | None) -> None:
+        """A ResourceQuota on pods in the namespace (None removes it)."""
+        if pods is not None and (not isinstance(pods, int) or isinstance(pods, bool) or pods < 0):
+            raise SimulationError(f"pods: must be a non-negative integer or None, got {pods!r}")
+        self.store.faults.pod_quota = pods
+        self._record("set_pod_quota", pods=pods)
+
+    def set_informer_lag(self, seconds: float) -> None:
+        """How late watch events reach the controller's caches from now on."""
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 3600:
+            raise SimulationError(f"seconds: must be between 0 and 3600, got {seconds!r}")
+        self.job_informer.set_lag(seconds)
+        self.pod_informer.set_lag(seconds)
+        self._record("set_informer_lag", seconds=seconds)
+
+    def set_status_conflicts(self, n: int) -> None:
+        """The next ``n`` Job status writes fail with a Conflict."""
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
+            raise SimulationError(f"n: must be an integer between 0 and 1000, got {n!r}")
+        self.store.faults.status_conflicts = n
+        self._record("set_status_conflicts", n=n)
+
+    def _update_spec(self, **changes: Any) -> Job:
+        job = self.job
+        if job is None:
+            raise SimulationError("the Job has been deleted")
+        new = replace(job, spec=replace(job.spec, **changes), metadata=replace(job.metadata, resource_version=""))
+        try:
+            return self.store.update(new)
+        except APIError as exc:
+            if exc.field_errors:
+                raise InvalidError("Job", job.metadata.name, exc.field_errors) from None
+            raise SimulationError(str(exc)) from None
+
+    def suspend(self) -> None:
+        """Set spec.suspend = true."""
+        self._update_spec(suspend=True)
+        self._record("suspend")
+
+    def resume(self) -> None:
+        """Set spec.suspend = false."""
+        self._update_spec(suspend=False)
+        self._record("resume")
+
+    def scale(self, parallelism: int | None = None, completions: int | None = None) -> None:
+        """Change parallelism and/or completions (Indexed: both together, elastic Jobs)."""
+        changes: dict[str, Any] = {}
+        if parallelism is not None:
+            changes["parallelism"] = parallelism
+        if completions is not None:
+            changes["completions"] = completions
+        if not changes:
+            raise SimulationError("scale: give parallelism, completions or both")
+        self._update_spec(**changes)
+        self._record("scale", parallelism=parallelism, completions=completions)
+
+    def edit(self, manifest: Job | str | bytes | dict) -> None:
+        """Apply an edited manifest to the running Job (as ``kubectl apply``): only the spec changes."""
+        new = load_job(manifest, "<edit>")
+        job = self.job
+        if job is None:
+            raise SimulationError("the Job has been deleted")
+        if new.metadata.name and new.metadata.name != job.metadata.name:
+            raise SimulationError(f'metadata.name: Invalid value: "{new.metadata.name}": the edited manifest must '
+                                  f'keep the name "{job.metadata.name}"')
+        check_workload(new)
+        from .api.defaults import set_defaults_job
+
+        spec = set_defaults_job(replace(new, metadata=job.metadata)).spec
+        # The server keeps the generated selector and labels unless the edit sets them.
+        if spec.selector is None:
+            spec = replace(spec, selector=job.spec.selector)
+        labels = {**job.spec.template.metadata.labels, **spec.template.metadata.labels}
+        spec = replace(spec, template=replace(spec.template, metadata=replace(spec.template.metadata, labels=labels)))
+        self._update_spec(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
+        self._record("edit", manifest=yamlio_dump(new))
+
+    def delete_job(self, propagation: str = "Background") -> None:
+        """``kubectl delete job`` (Background: the garbage collector then deletes the pods)."""
+        if propagation not in ("Background", "Foreground", "Orphan"):
+            raise SimulationError(f'propagation: Unsupported value: "{propagation}": supported values: '
+                                  '"Background", "Foreground", "Orphan"')
+        ns, _, name = self.job_key.partition("/")
+        try:
+            self.store.delete("Job", ns, name, propagation=propagation)
+        except APIError as exc:
+            raise SimulationError(str(exc)) from None
+        self._record("delete_job", propagation=propagation)
+
+    # ------------------------------------------------------------------ replay
+
+    @classmethod
+    def replay(cls, manifest: Job | str | bytes | dict, config: SimConfig, actions: list[Action],
+               until: int | None = None, listeners: tuple[Listener, ...] = (),
+               watchers: tuple[Callable[[WatchEvent], None], ...] = ()) -> Simulation:
+        """Rebuild a run: same manifest, settings and actions at the same heap positions.
+
+        Stops after ``until`` heap events if given (actions at that position are applied).
+        """
+        sim = cls(manifest, config)
+        sim.listeners.extend(listeners)
+        sim.watchers.extend(watchers)
+        for act in actions:
+            if until is not None and act.position > until:
+                break
+            sim.run_events(act.position - sim.events_run)
+            sim.apply(act.name, **dict(act.kwargs))
+        if until is not None and sim.events_run < until:
+            sim.run_events(until - sim.events_run)
+        return sim
+
+
+def yamlio_dump(job: Job) -> str:
+    """The manifest as YAML text (what an edit action records)."""
+    import yaml
+
+    from .api.serialize import to_dict
+
+    return yaml.safe_dump(to_dict(job), sort_keys=False)
+
+
+ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_node", "fail_next_creates",
+                     "set_pod_quota", "set_informer_lag", "set_status_conflicts", "suspend", "resume", "scale",
+                     "edit", "delete_job"})
+"""Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
+
+__all__ = ["ACTIONS", "Action", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
+           "check_workload", "load_job"]
