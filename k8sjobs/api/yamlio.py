@@ -96,7 +96,13 @@ class ManifestLoader(yaml.SafeLoader):
                 raise _ManifestError(
                     f'{_node_where(key_node)}: duplicate field "{norm}" (first defined on line {first})')
             seen[norm] = key_node
-        return super().construct_mapping(node, deep=deep)
+        self.flatten_mapping(node)
+        mapping: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            # Keys become JSON object keys right away, so that 1 and true stay distinct.
+            key = _key_text(self.construct_object(key_node, deep=deep))
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
 
     def construct_yaml_bool(self, node: ScalarNode) -> bool:  # type: ignore[override]
         """YAML 1.1 booleans as Go reads them: y/yes/true/on and n/no/false/off."""
