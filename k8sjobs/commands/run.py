@@ -1,17 +1,112 @@
-"""``python -m k8sjobs run``: not built yet (see the open issues)."""
+"""``python -m k8sjobs run MANIFEST``: simulate a Job and print what the controller did, cycle by cycle."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+
+from ..api.errors import DecodeError, InvalidError
+from ..sim import SimConfig, SimulationError
+from ..trace.run import DEFAULT_MAX_CYCLES, Run
+from ..trace.text import cycle_to_json, render_trace
+
+FOREVER = 365 * 24 * 3600.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("manifest", metavar="MANIFEST", help="a batch/v1 Job manifest (YAML or JSON; - for stdin)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+    p.add_argument("--nodes", type=int, default=3, help="number of nodes (default 3)")
+    p.add_argument("--pods-per-node", type=int, default=110, help="pod slots per node (default 110)")
+    p.add_argument("--informer-lag", type=float, default=0.0, help="seconds the controller's caches trail the "
+                   "API server (default 0)")
+    until = p.add_mutually_exclusive_group()
+    until.add_argument("--until", type=float, metavar="SECONDS", help="stop after this many simulated seconds")
+    until.add_argument("--until-finished", action="store_true",
+                       help="run until the Job finishes and nothing is left to do (the default)")
+    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help="stop after this many reconcile "
+                   f"cycles (default {DEFAULT_MAX_CYCLES})")
+    p.add_argument("--format", choices=("text", "json", "none"), default="text", help="output format")
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Not implemented yet."""
-    print("run: not implemented yet", file=sys.stderr)
-    return 2
+    """Simulate and print; bad input gives one line per problem and exit 1."""
+    try:
+        data = _read(args.manifest)
+    except IsADirectoryError:
+        print(f"run: {args.manifest}: is a directory, not a manifest file", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"run: {args.manifest}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if args.until is not None and not 0 <= args.until <= FOREVER:
+        print(f"run: --until: must be between 0 and {FOREVER:g} seconds, got {args.until:g}", file=sys.stderr)
+        return 1
+    if args.max_cycles < 1:
+        print(f"run: --max-cycles: must be at least 1, got {args.max_cycles}", file=sys.stderr)
+        return 1
+    try:
+        config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
+                           informer_lag=args.informer_lag)
+        run = Run(_decode(data, args.manifest), config, max_time=args.until if args.until is not None else FOREVER,
+                  max_cycles=args.max_cycles)
+    except DecodeError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except InvalidError as exc:
+        print(exc.message(), file=sys.stderr)
+        return 1
+    except (SimulationError, ValueError) as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return 1
+    progress_note(run)
+    if args.format == "text":
+        sys.stdout.write(render_trace(run.trace))
+    elif args.format == "json":
+        json.dump(run_to_json(run), sys.stdout, indent=1, sort_keys=False)
+        sys.stdout.write("\n")
+    return 0
+
+
+def _decode(data: bytes, source: str):
+    from ..api.yamlio import load_job_manifest
+
+    return load_job_manifest(data, source)
+
+
+def progress_note(run: Run) -> None:
+    """On a terminal, say on stderr when the run stopped at its horizon."""
+    if run.trace.truncated and sys.stderr.isatty():
+        print(f"note: stopped after {len(run)} cycles at t={run.trace.end_t:g} s before the Job finished",
+              file=sys.stderr)
+
+
+def run_to_json(run: Run) -> dict:
+    """``{"job", "seed", "cycles", "events", "final": {"status", "finishedAt"}}``."""
+    from ..api.serialize import to_dict
+
+    tr = run.trace
+    final = tr.final_job
+    finished_at = None
+    if final is not None:
+        for c in final.status.conditions:
+            if c.type in ("Complete", "Failed") and c.status == "True":
+                finished_at = c.last_transition_time
+                break
+    return {
+        "job": tr.job_name,
+        "seed": tr.seed,
+        "cycles": [cycle_to_json(c) for c in tr.cycles],
+        "events": [{"t": e.t, "type": e.type, "reason": e.reason, "message": e.message} for e in tr.events],
+        "final": {"status": to_dict(final.status) if final is not None else None, "finishedAt": finished_at,
+                  "deleted": final is None, "truncated": tr.truncated, "endTime": tr.end_t},
+    }

@@ -220,6 +220,15 @@ def restart_total(pods: list[Pod]) -> int:
                for s in (*p.status.init_container_statuses, *p.status.container_statuses))
 
 
+def pod_facts(pod: Pod) -> dict[str, Any]:
+    """What the deletion order looks at, for one pod (reported with a scale-down)."""
+    return {"name": pod.metadata.name, "node": pod.spec.node_name, "phase": pod.status.phase or Phase.PENDING,
+            "ready": ap.is_pod_ready(pod), "readySince": ap.ready_since(pod) if ap.is_pod_ready(pod) else None,
+            "restarts": max((s.restart_count for s in pod.status.container_statuses), default=0),
+            "created": pod.metadata.creation_timestamp,
+            "index": pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)}
+
+
 def pod_generate_name_with_index(job_name: str, index: int) -> str:
     """``<job>-<index>-`` with the job name cut so the prefix fits 58 characters."""
     suffix = f"-{index}-"
@@ -561,9 +570,12 @@ class JobController:
         if err is not None:
             result.error = str(err)
         self.last_result = result
+        exp = self.expectations.get_expectations(key)
         self._say("sync.end", "sync finished" if err is None else f"sync failed: {err}", job=key,
                   error=result.error, created=list(result.created), deleted=list(result.deleted),
-                  requeue_after=result.requeue_after)
+                  requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
+                  expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
+                  satisfied=self.expectations.satisfied_expectations(key))
         return err
 
     def _sync_job(self, key: str) -> Exception | None:
@@ -1045,7 +1057,8 @@ class JobController:
                       f"{len(to_delete)} in deletion order", job=key, active=active, want=want_active,
                       count=len(to_delete), ranking=[p.metadata.name for p in plan.ranking],
                       pair_rules=list(plan.pair_rules), prestep=[list(x) for x in plan.prestep],
-                      to_delete=[p.metadata.name for p in to_delete])
+                      to_delete=[p.metadata.name for p in to_delete],
+                      candidates=[pod_facts(p) for p in ctx.active_pods])
             removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, dict(plan.reasons))
             active -= removed
             ctx.terminating += removed

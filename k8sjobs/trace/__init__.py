@@ -1,0 +1,9 @@
+"""Traces of simulated runs: reconcile cycles, API changes, events; time travel; stable text."""
+
+from .records import Change, Cycle, Decision, EventRecord, Note, PodHistory, StatusSummary
+from .recorder import Recorder, Trace, WorldState
+from .run import Run
+from .text import describe_job, render_trace
+
+__all__ = ["Change", "Cycle", "Decision", "EventRecord", "Note", "PodHistory", "Recorder", "Run", "StatusSummary",
+           "Trace", "WorldState", "describe_job", "render_trace"]

@@ -1,0 +1,257 @@
+"""Recording a simulation into a :class:`Trace`: cycles, changes, events and notes.
+
+The :class:`Recorder` listens to the simulation's decision hook and to every API write;
+it never calls into the controller. :class:`Trace` then answers questions about the run:
+the world at any cycle (from checkpoints plus changes), each pod's life, the events.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..api.store import DELETED, WatchEvent
+from ..api.types import Job, Phase, Pod
+from ..sim import Action, SimConfig, Simulation
+from .records import CHECKPOINT_EVERY, Change, Cycle, Decision, EventRecord, Note, PodHistory, StatusSummary, pod_index
+
+_NOT_DECISIONS = {"sync.begin", "sync.end"}
+
+
+@dataclass(frozen=True, slots=True)
+class WorldState:
+    """The cluster as the API server had it right after a cycle."""
+
+    t: float
+    cycle: int
+    job: Job | None
+    pods: tuple[Pod, ...]
+    nodes: tuple[Any, ...]
+
+    def pods_by_phase(self) -> dict[str, int]:
+        """How many pods are in each phase (terminating pods counted apart)."""
+        out: dict[str, int] = {}
+        for p in self.pods:
+            key = "Terminating" if p.metadata.deletion_timestamp is not None and p.status.phase not in (
+                Phase.SUCCEEDED, Phase.FAILED) else (p.status.phase or Phase.PENDING)
+            out[key] = out.get(key, 0) + 1
+        return out
+
+
+@dataclass
+class Trace:
+    """Everything a run did. Built by :class:`Recorder`; read by views and widgets."""
+
+    job_name: str
+    job_key: str
+    job_uid: str
+    seed: int
+    config: SimConfig
+    manifest: Job
+    actions: list[Action] = field(default_factory=list)
+    cycles: list[Cycle] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    events: list[EventRecord] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    end_t: float = 0.0
+    finished: bool = False
+    final_job: Job | None = None
+    truncated: bool = False
+    """The run stopped at its horizon before the Job finished."""
+    _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
+    _histories: dict[str, PodHistory] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.cycles)
+
+    def cycle(self, index: int) -> Cycle:
+        """Cycle ``index`` (1-based); raises IndexError naming the valid range."""
+        if not 1 <= index <= len(self.cycles):
+            raise IndexError(f"cycle {index} does not exist: this run has cycles 1 to {len(self.cycles)}")
+        return self.cycles[index - 1]
+
+    # ------------------------------------------------------------------ the world at a cycle
+
+    def _objects_until(self, end: int) -> dict[tuple[str, str, str], Any]:
+        """Objects after the first ``end`` changes (from the nearest checkpoint)."""
+        base_at = max((k for k in self._checkpoints if k <= end), default=0)
+        objs = dict(self._checkpoints.get(base_at, {}))
+        for ch in self.changes[base_at:end]:
+            key = (ch.kind, ch.obj.metadata.namespace, ch.name)
+            if ch.type == DELETED:
+                objs.pop(key, None)
+            else:
+                objs[key] = ch.obj
+        return objs
+
+    def state_at(self, index: int) -> WorldState:
+        """The world right after cycle ``index`` (0 = before the first cycle)."""
+        if index == 0:
+            end, t = (self.cycles[0].change_start if self.cycles else len(self.changes)), 0.0
+        else:
+            c = self.cycle(index)
+            end, t = c.change_end, c.t
+        objs = self._objects_until(end)
+        job = next((o for (k, _, _), o in objs.items() if k == "Job" and o.metadata.uid == self.job_uid), None)
+        pods = sorted((o for (k, _, _), o in objs.items() if k == "Pod"
+                       and any(r.uid == self.job_uid for r in o.metadata.owner_references)),
+                      key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid))
+        nodes = tuple(sorted((o for (k, _, _), o in objs.items() if k == "Node"), key=lambda n: n.metadata.name))
+        return WorldState(t, index, job, tuple(pods), nodes)
+
+    def cycle_at_time(self, t: float) -> int:
+        """The last cycle that ran at or before ``t`` (0 if none)."""
+        times = [c.t for c in self.cycles]
+        return bisect_right(times, t)
+
+    # ------------------------------------------------------------------ pods
+
+    def pod_histories(self) -> list[PodHistory]:
+        """Every pod of the Job with its life events, in creation order."""
+        if self._histories is None:
+            self._histories = _build_histories(self)
+        return list(self._histories.values())
+
+    def events_until(self, index: int) -> list[EventRecord]:
+        """Events recorded up to and including cycle ``index`` (events outside cycles by time)."""
+        if index <= 0:
+            return []
+        t = self.cycle(index).t
+        return [e for e in self.events if (e.cycle and e.cycle <= index) or (not e.cycle and e.t <= t)]
+
+
+def _build_histories(trace: Trace) -> dict[str, PodHistory]:
+    hist: dict[str, PodHistory] = {}
+    cycle_ends = [c.change_end for c in trace.cycles]
+    for ch in trace.changes:
+        if ch.kind != "Pod" or not any(r.uid == trace.job_uid for r in ch.obj.metadata.owner_references):
+            continue
+        pod: Pod = ch.obj
+        uid = pod.metadata.uid
+        h = hist.get(uid)
+        if h is None:
+            h = PodHistory(name=pod.metadata.name, uid=uid, index=pod_index(pod),
+                           created=pod.metadata.creation_timestamp or ch.t,
+                           created_in_cycle=bisect_right(cycle_ends, ch.seq) + 1)
+        if ch.type == DELETED:
+            h = replace(h, removed=ch.t)
+        else:
+            upd: dict[str, Any] = {}
+            if pod.spec.node_name and h.scheduled is None:
+                upd.update(scheduled=ch.t, node=pod.spec.node_name)
+            if pod.status.phase == Phase.RUNNING and h.started is None:
+                upd["started"] = ch.t
+            ready = any(c.type == "Ready" and c.status == "True" for c in pod.status.conditions)
+            if ready and h.ready is None:
+                upd["ready"] = ch.t
+            if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED) and h.finished is None:
+                codes = [s.state.terminated.exit_code for s in pod.status.container_statuses
+                         if s.state.terminated is not None]
+                nonzero = [c for c in codes if c != 0]
+                upd.update(finished=ch.t, phase=pod.status.phase,
+                           exit_code=(nonzero[0] if nonzero else (codes[0] if codes else None)))
+            if pod.metadata.deletion_timestamp is not None and h.deleting is None:
+                upd["deleting"] = ch.t
+            restarts = max((s.restart_count for s in pod.status.container_statuses), default=0)
+            if restarts != h.restarts:
+                upd["restarts"] = restarts
+            disruption = next((c.reason or "DisruptionTarget" for c in pod.status.conditions
+                               if c.type == "DisruptionTarget" and c.status == "True"), "")
+            if disruption and not h.disruption:
+                upd["disruption"] = disruption
+            if upd:
+                h = replace(h, **upd)
+        hist[uid] = h
+    return hist
+
+
+class Recorder:
+    """Builds a :class:`Trace` while a :class:`~k8sjobs.sim.Simulation` runs."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        job = sim.job
+        self.trace = Trace(job_name=job.metadata.name if job else "", job_key=sim.job_key, job_uid=sim.job_uid,
+                           seed=sim.config.seed, config=sim.config, manifest=sim.manifest)
+        self._open: dict[str, Any] | None = None
+        self._event_counts: dict[str, int] = {}
+        # What happened before the recorder was attached (the Job's creation) is change 0...
+        for obj in sorted(sim.store.objects("Node"), key=lambda n: n.metadata.name):
+            self._change(WatchEvent("ADDED", "Node", obj))
+        if job is not None:
+            self._change(WatchEvent("ADDED", "Job", job))
+        sim.add_listener(self._on_emit)
+        sim.add_watcher(self._change)
+
+    # ------------------------------------------------------------------ inputs
+
+    def _change(self, ev: WatchEvent) -> None:
+        tr = self.trace
+        if ev.kind == "Event":
+            self._on_k8s_event(ev)
+            return
+        seq = len(tr.changes)
+        tr.changes.append(Change(seq, self.sim.clock.now(), ev.type, ev.kind, ev.obj.metadata.name, ev.obj, ev.old))
+        tr._histories = None
+
+    def _on_k8s_event(self, ev: WatchEvent) -> None:
+        e = ev.obj
+        if ev.type == DELETED or e.involved_object.uid != self.sim.job_uid:
+            return
+        before = self._event_counts.get(e.metadata.name, 0)
+        self._event_counts[e.metadata.name] = e.count
+        cycle = len(self.trace.cycles) + 1 if self._open is not None else 0
+        for _ in range(e.count - before):
+            self.trace.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle))
+
+    def _on_emit(self, rule: str, fields: dict[str, Any]) -> None:
+        job = fields.get("job")
+        if rule == "sync.begin" and job == self.sim.job_key:
+            current = self.sim.job
+            self._open = {"t": fields["t"], "decisions": [], "change_start": len(self.trace.changes),
+                          "before": StatusSummary.of(current), "observed": {}, "events_start": len(self.trace.events)}
+            return
+        if self._open is not None and (job == self.sim.job_key or job is None) and rule not in _NOT_DECISIONS:
+            if rule == "sync.observed":
+                self._open["observed"] = {k: v for k, v in fields.items() if k not in ("reason", "t", "job")}
+            data = {k: v for k, v in fields.items() if k not in ("reason", "t", "job")}
+            self._open["decisions"].append(Decision(rule, fields.get("reason", ""), data))
+            return
+        if rule == "sync.end" and job == self.sim.job_key and self._open is not None:
+            self._close(fields)
+            return
+        if rule not in _NOT_DECISIONS and (job is None or job == self.sim.job_key):
+            self.trace.notes.append(Note(fields["t"], rule, fields.get("reason", ""),
+                                         {k: v for k, v in fields.items() if k not in ("reason", "t")}))
+
+    def _close(self, fields: dict[str, Any]) -> None:
+        o = self._open
+        self._open = None
+        result = self.sim.controller.last_result
+        job = self.sim.job
+        spec = job.spec if job is not None else self.sim.manifest.spec
+        cycle = Cycle(
+            index=len(self.trace.cycles) + 1, t=o["t"], observed=o["observed"], decisions=tuple(o["decisions"]),
+            created=tuple(result.created) if result else (),
+            created_indexes=tuple(result.created_indexes) if result else (),
+            deleted=tuple(result.deleted) if result else (), before=o["before"], after=StatusSummary.of(job),
+            events=tuple(self.trace.events[o["events_start"]:]), error=result.error if result else None,
+            requeue_after=result.requeue_after if result else None, skipped=result.skipped if result else None,
+            change_start=o["change_start"], change_end=len(self.trace.changes), position=self.sim.events_run + 1,
+            parallelism=spec.parallelism, completions=spec.completions,
+            expectations=(int(o["observed"].get("expect_add", 0)), int(o["observed"].get("expect_del", 0)),
+                          int(fields.get("expect_add", 0)), int(fields.get("expect_del", 0))),
+            satisfied=bool(o["observed"].get("satisfied", True)))
+        self.trace.cycles.append(cycle)
+        if cycle.index % CHECKPOINT_EVERY == 0:
+            self.trace._checkpoints[cycle.change_end] = self.trace._objects_until(cycle.change_end)
+
+    def finish(self) -> Trace:
+        """Seal the trace at the simulation's current time."""
+        tr = self.trace
+        tr.end_t = self.sim.clock.now()
+        tr.final_job = self.sim.job
+        tr.finished = self.sim.finished
+        tr.actions = list(self.sim.actions)
+        return tr
