@@ -64,6 +64,15 @@ def test_a_generate_name_manifest_is_valid_under_a_generated_name(tmp_path: Path
     assert out.stdout.startswith("job.batch/pi-") and out.stdout.endswith(" valid\n")
 
 
+def test_a_name_that_is_not_a_dns_label_is_valid_with_kubectls_warning(tmp_path: Path) -> None:
+    path = tmp_path / "dots.yaml"
+    path.write_text(GOOD.replace("  name: pi\n", "  name: pi.v2\n"))
+    out = run([str(path)])
+    assert (out.returncode, out.stdout) == (0, "job.batch/pi.v2 valid\n")
+    assert out.stderr == ("Warning: metadata.name: this is used in Pod names and hostnames, which can result in "
+                          "surprising behavior; a DNS label is recommended: [must not contain dots]\n")
+
+
 CASES = [
     # (id, file content or None, extra setup key, exit status, expected stderr lines or fragments)
     ("an invalid spec prints kubectl's message naming the field",

@@ -1812,6 +1812,15 @@ def _validate_dns_config(config: Any, dns_policy: str, path: str) -> list[FieldE
     return errs
 
 
+def warnings_on_create(job: Job) -> list[str]:
+    """The Job strategy's WarningsOnCreate (the name part): kubectl prints each as ``Warning: ...``."""
+    msgs = is_dns1123_label(job.metadata.name)
+    if msgs:
+        return ["metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+                f"a DNS label is recommended: [{' '.join(msgs)}]"]
+    return []
+
+
 # ----------------------------------------------------------------------------- updates
 
 

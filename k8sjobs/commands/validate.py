@@ -4,7 +4,8 @@ The manifest (YAML or JSON; ``-`` reads standard input) is read strictly, defaul
 given the name, UID and generated selector the server would give it, and validated
 with ``ValidateJob``, exactly as ``kubectl create --dry-run=server`` would. Output:
 
-* valid: ``job.batch/NAME valid`` on stdout, exit status 0;
+* valid: ``job.batch/NAME valid`` on stdout, exit status 0 (with the API server's
+  warnings, if any, on stderr: ``Warning: metadata.name: ...``);
 * invalid: the reason on stderr, one line per error, each naming its field path in
   kubectl's words (``The Job "x" is invalid: ...``, ``unknown field "spec.foo"``),
   exit status 1;
@@ -22,6 +23,7 @@ from dataclasses import replace
 from k8sjobs.api.admission import admit_job_create
 from k8sjobs.api.errors import DecodeError, ErrorType, FieldError, InvalidError
 from k8sjobs.api.types import Job
+from k8sjobs.api.validation import warnings_on_create
 from k8sjobs.api.yamlio import MAX_BYTES, load_job_manifest
 from k8sjobs.ids import IdSource
 
@@ -81,7 +83,8 @@ def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
         admitted = admit_job_create(as_submitted(job))
     except InvalidError as exc:
         return EXIT_INVALID, exc.message().splitlines()
-    return EXIT_VALID, [f"job.batch/{admitted.metadata.name} valid"]
+    warnings = [f"Warning: {w}" for w in warnings_on_create(admitted)]
+    return EXIT_VALID, warnings + [f"job.batch/{admitted.metadata.name} valid"]
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -98,7 +101,8 @@ def handle(args: argparse.Namespace) -> int:
         print(f"validate: internal error (a bug in k8sjobs, please report it): {type(exc).__name__}: {exc}",
               file=sys.stderr)
         return EXIT_BUG
-    out = sys.stdout if status == EXIT_VALID else sys.stderr
     for line in lines:
-        print(line, file=out)
+        # Warnings go to stderr as kubectl prints them; the verdict of a valid Job to stdout.
+        to_stdout = status == EXIT_VALID and not line.startswith("Warning: ")
+        print(line, file=sys.stdout if to_stdout else sys.stderr)
     return status

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from k8sjobs.api.defaults import prepare_for_create, prepare_for_update, set_defaults_job
+from k8sjobs.api.defaults import generate_selector, prepare_for_create, prepare_for_update, set_defaults_job
 from k8sjobs.api.errors import DecodeError, FieldError
 from k8sjobs.api.types import Job
 from k8sjobs.api.validation import dedupe, validate_job, validate_job_update, validation_options_for_job
@@ -81,8 +81,9 @@ def run_case(inp: dict[str, Any]) -> dict[str, Any]:
     meta = replace(new.metadata, namespace=new.metadata.namespace or stored.metadata.namespace,
                    uid=new.metadata.uid or stored.metadata.uid)
     new = replace(new, metadata=meta)
-    if not new.spec.manual_selector and new.spec.selector is None:
-        # The client sends back what it read: the generated selector and template labels.
-        new = replace(prepare_for_create(new), status=new.status)
+    if not new.spec.manual_selector:
+        # Selector generation (as for the stored object): the generated selector key and
+        # the four template labels, each only where the submitted object lacks it.
+        new = generate_selector(new)
     new = prepare_for_update(stored, new)
     return _answer(validate_job_update(new, stored, validation_options_for_job(new, stored)))
