@@ -275,8 +275,19 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return f"not YAML: {exc}"
 
 
+def _reader_problem(exc: yaml.reader.ReaderError, text: str) -> str:
+    before = text[: exc.position]
+    line = before.count("\n") + 1
+    column = exc.position - (before.rfind("\n") + 1) + 1
+    char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
+    return f"not YAML: line {line}, column {column}: character U+{char:04X} is not allowed in YAML"
+
+
 def _load_yaml_documents(text: str) -> list[Any]:
-    loader = ManifestLoader(text)
+    try:
+        loader = ManifestLoader(text)
+    except yaml.reader.ReaderError as exc:
+        raise _ManifestError(_reader_problem(exc, text)) from None
     documents: list[Any] = []
     try:
         while loader.check_node():
@@ -289,6 +300,8 @@ def _load_yaml_documents(text: str) -> list[Any]:
         raise
     except ConstructorError as exc:  # pragma: no cover - every tag has a constructor above
         raise _ManifestError(_yaml_problem(exc)) from None
+    except yaml.reader.ReaderError as exc:
+        raise _ManifestError(_reader_problem(exc, text)) from None
     except yaml.YAMLError as exc:
         raise _ManifestError(_yaml_problem(exc)) from None
     except RecursionError:

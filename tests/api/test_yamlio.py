@@ -228,3 +228,38 @@ def test_only_batch_v1_jobs_are_accepted(header: str, reason: str) -> None:
         yamlio.load_job_manifest(header + body, "x.yaml")
     assert reason in str(info.value)
     assert str(info.value).startswith("x.yaml: ")
+
+
+# ----------------------------------------------------------------------------- robustness
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300)))
+def test_any_input_either_loads_as_a_mapping_or_fails_with_a_decode_error(data: bytes | str) -> None:
+    try:
+        doc = yamlio.load_document(data, "fuzz")
+    except DecodeError as exc:
+        assert str(exc).startswith("fuzz: ")
+    else:
+        assert isinstance(doc, dict)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                     max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["metadata", "spec", "status", "extra"]), _JSON, max_size=4))
+def test_any_json_job_body_either_loads_or_fails_with_a_decode_error(body: dict) -> None:
+    import json
+
+    doc = {"apiVersion": "batch/v1", "kind": "Job", **body}
+    try:
+        job = yamlio.load_job_manifest(json.dumps(doc), "fuzz.json")
+    except DecodeError:
+        return
+    assert isinstance(job, Job)
