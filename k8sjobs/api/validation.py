@@ -868,9 +868,12 @@ def validate_pod_template_spec(template: PodTemplateSpec, path: str) -> list[Fie
     ephemeral containers (forbidden); host ports; hostNetwork ports; pod restartPolicy,
     dnsPolicy and dnsConfig; nodeSelector; serviceAccountName; nodeName;
     activeDeadlineSeconds; hostname; subdomain; tolerations; priorityClassName;
-    preemptionPolicy; affinity; readinessGates; schedulingGates. Not covered (accepted
-    as long as the schema accepts the fields): security contexts, topology spread
-    constraints, resource claims, pod-level resources, OS-specific rules.
+    preemptionPolicy; affinity; readinessGates; schedulingGates; topology spread
+    constraints (skew, key, action); security-context user and group IDs and the
+    privileged / allowPrivilegeEscalation contradiction. Not covered (accepted as long
+    as the schema accepts the fields): the rest of the security contexts (capabilities,
+    seccomp, AppArmor, SELinux, sysctls), resource claims, pod-level resources, OS-specific
+    rules, host aliases, and the finer volume-source checks (iSCSI, RBD, ...).
     """
     errs = validate_labels(template.metadata.labels, f"{path}.labels")
     errs.extend(validate_annotations(template.metadata.annotations, f"{path}.annotations"))
@@ -939,6 +942,7 @@ def validate_pod_spec(spec: PodSpec, path: str) -> list[FieldError]:
     elif dns_policy not in dns_policies:
         errs.append(FieldError.not_supported(f"{path}.dnsPolicy", dns_policy, dns_policies))
     errs.extend(validate_labels(spec.node_selector or {}, f"{path}.nodeSelector"))
+    errs.extend(_validate_security_context_ids(extra.get("securityContext"), f"{path}.securityContext", pod=True))
     errs.extend(_validate_affinity(spec.affinity, f"{path}.affinity"))
     errs.extend(_validate_dns_config(extra.get("dnsConfig"), dns_policy, f"{path}.dnsConfig"))
     for i, gate in _dicts(extra.get("readinessGates")):
@@ -966,6 +970,7 @@ def validate_pod_spec(spec: PodSpec, path: str) -> list[FieldError]:
         errs.extend(FieldError.invalid(f"{path}.subdomain", spec.subdomain, m) for m in is_dns1123_label(spec.subdomain))
     if spec.tolerations:
         errs.extend(_validate_tolerations(spec.tolerations, f"{path}.tolerations"))
+    errs.extend(_validate_topology_spread(extra.get("topologySpreadConstraints"), f"{path}.topologySpreadConstraints"))
     pcn = _str(extra, "priorityClassName")
     if pcn:
         errs.extend(FieldError.invalid(f"{path}.priorityClassName", pcn, m) for m in is_dns1123_subdomain(pcn))
@@ -1241,6 +1246,52 @@ def _validate_container_common(ctr: Container, volumes: dict, path: str, pod_res
     elif pull not in _PULL_POLICIES:
         errs.append(FieldError.not_supported(f"{path}.imagePullPolicy", pull, _PULL_POLICIES))
     errs.extend(validate_resource_requirements(extra.get("resources"), f"{path}.resources"))
+    errs.extend(_validate_security_context_ids(extra.get("securityContext"), f"{path}.securityContext", pod=False))
+    return errs
+
+
+def _validate_security_context_ids(sc: Any, path: str, pod: bool) -> list[FieldError]:
+    """The user and group ID ranges of a pod or container securityContext, and the
+    privileged / allowPrivilegeEscalation contradiction of a container."""
+    if not isinstance(sc, dict):
+        return []
+    errs: list[FieldError] = []
+    keys = ("fsGroup", "runAsUser", "runAsGroup") if pod else ("runAsUser", "runAsGroup")
+    for key in keys:
+        value = sc.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 2**31 - 1:
+            errs.append(FieldError.invalid(f"{path}.{key}", value, inclusive_range_error(0, 2**31 - 1)))
+    if pod and isinstance(sc.get("supplementalGroups"), list):
+        for i, gid in enumerate(sc["supplementalGroups"]):
+            if isinstance(gid, int) and not isinstance(gid, bool) and not 0 <= gid <= 2**31 - 1:
+                errs.append(FieldError.invalid(f"{path}.supplementalGroups[{i}]", gid, inclusive_range_error(0, 2**31 - 1)))
+    if not pod and sc.get("allowPrivilegeEscalation") is False:
+        if sc.get("privileged") is True:
+            errs.append(FieldError.invalid(path, go_struct(sc),
+                                           "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+        caps = sc.get("capabilities")
+        if isinstance(caps, dict) and "CAP_SYS_ADMIN" in (caps.get("add") or []):
+            errs.append(FieldError.invalid(path, go_struct(sc),
+                                           "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` "
+                                           "CAP_SYS_ADMIN"))
+    return errs
+
+
+def _validate_topology_spread(constraints: Any, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for i, c in _dicts(constraints):
+        p = f"{path}[{i}]"
+        skew = c.get("maxSkew") or 0
+        if isinstance(skew, int) and skew <= 0:
+            errs.append(FieldError.invalid(f"{p}.maxSkew", skew, "must be greater than zero"))
+        if not _str(c, "topologyKey"):
+            errs.append(FieldError.required(f"{p}.topologyKey", "can not be empty"))
+        else:
+            errs.extend(FieldError.invalid(f"{p}.topologyKey", _str(c, "topologyKey"), m)
+                        for m in is_qualified_name(_str(c, "topologyKey")))
+        action = _str(c, "whenUnsatisfiable")
+        if action not in ("DoNotSchedule", "ScheduleAnyway"):
+            errs.append(FieldError.not_supported(f"{p}.whenUnsatisfiable", action, ["DoNotSchedule", "ScheduleAnyway"]))
     return errs
 
 

@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from k8sjobs.api import yamlio
 from k8sjobs.api.errors import DecodeError, ErrorType
@@ -231,9 +233,6 @@ def test_only_batch_v1_jobs_are_accepted(header: str, reason: str) -> None:
 
 
 # ----------------------------------------------------------------------------- robustness
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=300, deadline=None)
