@@ -27,7 +27,7 @@ from .api import yamlio
 from .api.apierrors import APIError
 from .api.errors import DecodeError, InvalidError
 from .api.events import StoreEventRecorder
-from .api.informer import Informer, owner_uid_index
+from .api.informer import Informer
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
 from .api.types import Job, Pod
 from .clock import EventHeap, FakeClock
@@ -141,8 +141,7 @@ class Simulation:
 
         inf_sched = None if config.manual else self.heap
         self.job_informer = Informer(self.store, "Job", inf_sched, lag=config.informer_lag)
-        self.pod_informer = Informer(self.store, "Pod", inf_sched, lag=config.informer_lag,
-                                     indexers={"owner": owner_uid_index})
+        self.pod_informer = Informer(self.store, "Pod", inf_sched, lag=config.informer_lag)
         self.recorder = StoreEventRecorder(self.store, self.clock, "job-controller")
         on_ready = None if config.manual else self._kick_worker
         queue = RateLimitingQueue(self.clock, self.heap, on_ready=on_ready)

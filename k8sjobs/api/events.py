@@ -6,12 +6,11 @@ into one Event whose ``count`` grows, as ``kubectl describe`` shows ``(x3 over 2
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Protocol
 
 from ..clock import Clock
 from .store import APIStore
-from .types import Event, EventSource, ObjectMeta, ObjectReference
+from .types import Event, EventSource, ObjectMeta, ObjectReference, evolve
 
 NORMAL, WARNING = "Normal", "Warning"
 
@@ -42,8 +41,8 @@ class StoreEventRecorder:
         if known is not None:
             existing = self.store.try_get("Event", *known)
             if existing is not None:
-                self.store.update(replace(existing, count=existing.count + 1, last_timestamp=now,
-                                          metadata=replace(existing.metadata, resource_version="")))
+                self.store.update(evolve(existing, count=existing.count + 1, last_timestamp=now,
+                                          metadata=evolve(existing.metadata, resource_version="")))
                 return
         ev = Event(
             metadata=ObjectMeta(generate_name=f"{meta.name}.", namespace=meta.namespace or "default"),

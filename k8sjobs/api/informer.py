@@ -138,6 +138,20 @@ class Informer:
                     if not bucket:
                         del self._indices[name][value]
 
+    def add_indexer(self, name: str, fn: IndexFunc) -> None:
+        """Register an index (as controllers add indexers to shared informers) and build it."""
+        if name in self._indexers:
+            return
+        self._indexers[name] = fn
+        self._indices[name] = {}
+        for key, obj in self._cache.items():
+            for value in fn(obj):
+                self._indices[name].setdefault(value, {})[key] = obj
+
+    def index_size(self, index: str, value: str) -> int:
+        """How many objects have ``value`` in index ``index``."""
+        return len(self._indices[index].get(value, ()))
+
     def add_event_handler(self, handlers: EventHandlers) -> None:
         """Register handlers for future deliveries."""
         self._handlers.append(handlers)

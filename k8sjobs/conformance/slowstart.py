@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.apierrors import NAMESPACE_TERMINATING_CAUSE, APIError, Reason
-from ..api.informer import Informer, owner_uid_index
+from ..api.informer import Informer
 from ..api.types import Job
 from ..clock import FakeClock
 from ..controller.job_controller import JobController, key_func
@@ -77,7 +77,7 @@ def run_case(inp: dict[str, Any]) -> dict[str, Any]:
         pods = [_build.pod_from_case({"name": f"p{i}", "phase": "Running"}, job, now) for i in range(count)]
     jobs_inf = Informer(None, "Job")
     jobs_inf.replace_all([job])
-    pods_inf = Informer(None, "Pod", indexers={"owner": owner_uid_index})
+    pods_inf = Informer(None, "Pod")
     pods_inf.replace_all(pods)
     control = _ScriptedPodControl(set(inp.get("failAt") or []), int(inp.get("podLimit") or 0),
                                   bool(inp.get("namespaceTerminating")))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.apierrors import APIError, Reason, conflict
-from ..api.informer import Informer, owner_uid_index
+from ..api.informer import Informer
 from ..api.types import JOB_COMPLETION_INDEX_ANNOTATION, Job
 from ..clock import FakeClock
 from ..controller import backoff_utils as bu
@@ -58,7 +58,7 @@ def run_case(inp: dict[str, Any]) -> dict[str, Any]:
     pods = [_build.pod_from_case(p, job, now) for p in inp.get("pods") or []]
 
     jobs_inf = Informer(None, "Job")
-    pods_inf = Informer(None, "Pod", indexers={"owner": owner_uid_index})
+    pods_inf = Informer(None, "Pod")
     if inp.get("jobInCache", True):
         jobs_inf.replace_all([job])
     pods_inf.replace_all(pods)

@@ -15,7 +15,7 @@ learner can see *why*: which rule created, deleted, waited or set a condition.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..api.apierrors import APIError, has_namespace_terminating_cause, is_not_found
@@ -42,6 +42,7 @@ from ..api.types import (
     PodReplacementPolicy,
     PodTemplateSpec,
     UncountedTerminatedPods,
+    evolve,
 )
 from ..clock import Clock
 from ..hooks import Emit, null_emit
@@ -220,6 +221,30 @@ def restart_total(pods: list[Pod]) -> int:
                for s in (*p.status.init_container_statuses, *p.status.container_statuses))
 
 
+JOB_POD_INDEX = "job-pods"
+SETTLED_SUCCEEDED = "#settled-succeeded"
+SETTLED_FAILED = "#settled-failed"
+
+
+def job_pod_index(pod: Pod) -> list[str]:
+    """Index pods by their controller's UID; orphans under "".
+
+    A pod that finished and lost its tracking finalizer is *settled*: it is counted in the
+    Job status and changes nothing any more, so it goes to a separate bucket. Every step of
+    sync_job reads only the live bucket, except the FailJob scan, which also reads the
+    settled failed pods; that keeps a sync proportional to the pods still in play.
+    (Upstream lists all pods; the outcome is the same, except that a settled pod relabelled
+    out of the selector is not released.)
+    """
+    for ref in pod.metadata.owner_references:
+        if ref.controller:
+            if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED) and \
+                    JOB_TRACKING_FINALIZER not in pod.metadata.finalizers:
+                return [ref.uid + (SETTLED_FAILED if pod.status.phase == Phase.FAILED else SETTLED_SUCCEEDED)]
+            return [ref.uid]
+    return [""]
+
+
 def pod_facts(pod: Pod) -> dict[str, Any]:
     """What the deletion order looks at, for one pod (reported with a scale-down)."""
     return {"name": pod.metadata.name, "node": pod.spec.node_name, "phase": pod.status.phase or Phase.PENDING,
@@ -248,14 +273,14 @@ def add_completion_index_env_variables(template: PodTemplateSpec) -> PodTemplate
         for c in containers:
             env = c.env or ()
             if not any(e.name == JOB_COMPLETION_INDEX_ENV for e in env):
-                c = replace(c, env=(*env, ref))
+                c = evolve(c, env=(*env, ref))
             out.append(c)
         return tuple(out)
 
     spec = template.spec
-    spec = replace(spec, containers=fix(spec.containers),
+    spec = evolve(spec, containers=fix(spec.containers),
                    init_containers=fix(spec.init_containers) if spec.init_containers else spec.init_containers)
-    return replace(template, spec=spec)
+    return evolve(template, spec=spec)
 
 
 # ---------------------------------------------------------------------------- sync context
@@ -322,6 +347,7 @@ class JobController:
         self.update_status_handler: Callable[[Job], Job] = job_client.update_status
         self.last_result: SyncResult | None = None
         self._result: SyncResult | None = None
+        pods.add_indexer(JOB_POD_INDEX, job_pod_index)
         if register_handlers:
             pods.add_event_handler(EventHandlers(
                 on_add=self.add_pod, on_update=self.update_pod,
@@ -354,12 +380,8 @@ class JobController:
                 and selector_matches(j.spec.selector, pod.metadata.labels)]
 
     def _owned_pods(self, job: Job) -> list[Pod]:
-        """Pods whose controllerRef is this Job, in creation order."""
-        uid = job.metadata.uid
-        if self.pods.has_index("owner"):
-            return self.pods.by_index("owner", uid)
-        return [p for p in self.pods.list(job.metadata.namespace)
-                if (r := self._controller_of(p)) is not None and r.uid == uid]
+        """Live pods whose controllerRef is this Job, in creation order (settled ones aside)."""
+        return self.pods.by_index(JOB_POD_INDEX, job.metadata.uid)
 
     @staticmethod
     def _controller_of(pod: Pod) -> OwnerReference | None:
@@ -609,7 +631,7 @@ class JobController:
             self._say("sync.skip.unknown_mode", f"completion mode {mode!r} is unknown: sync skipped", job=key)
             return None
         if job.status.uncounted_terminated_pods is None:
-            job = replace(job, status=replace(job.status, uncounted_terminated_pods=UncountedTerminatedPods()))
+            job = evolve(job, status=evolve(job.status, uncounted_terminated_pods=UncountedTerminatedPods()))
 
         # Check expectations before listing pods: a pod that appears after the check only
         # delays the work to a later sync, never makes the controller act twice.
@@ -634,7 +656,7 @@ class JobController:
             self._report_unsatisfied(key)
 
         if job.status.start_time is None and not job_suspended(job):
-            job = replace(job, status=replace(job.status, start_time=self.clock.now()))
+            job = evolve(job, status=evolve(job.status, start_time=self.clock.now()))
             ctx.job = job
             self._say("status.start_time", "start time set: this is the first sync of the unsuspended Job",
                       job=key, t=self.clock.now())
@@ -653,8 +675,9 @@ class JobController:
                 ctx.finished_condition = new_failed_condition_for_failure_target(ft, now)
                 self._say("decision.failure_target_exists", f"FailureTarget ({ft.reason}) was set earlier: "
                           "the Job will be marked Failed once its pods are gone", job=key, reason_code=ft.reason)
-            else:
-                msg = self.get_fail_job_message(job, pods)
+            elif job.spec.pod_failure_policy is not None:
+                settled_failed = self.pods.by_index(JOB_POD_INDEX, job.metadata.uid + SETTLED_FAILED)
+                msg = self.get_fail_job_message(job, pods + settled_failed)
                 if msg is not None:
                     ctx.finished_condition = new_condition(JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE,
                                                            JobReason.POD_FAILURE_POLICY, msg, now)
@@ -756,7 +779,7 @@ class JobController:
                                                                  "Job suspended", now)
                     if changed:
                         suspend_cond_changed = True
-                        job = replace(job, status=replace(job.status, conditions=conds))
+                        job = evolve(job, status=evolve(job.status, conditions=conds))
                         self.recorder.event(job, NORMAL, "Suspended", "Job suspended")
                         self._result.conditions_added.append("Suspended=True")
                         self._say("condition.suspended", "condition Suspended=True (JobSuspended): spec.suspend "
@@ -768,19 +791,19 @@ class JobController:
                     if changed:
                         suspend_cond_changed = True
                         # ActiveDeadlineSeconds counts continuous activity: restart it on resume.
-                        job = replace(job, status=replace(job.status, conditions=conds, start_time=now))
+                        job = evolve(job, status=evolve(job.status, conditions=conds, start_time=now))
                         self.recorder.event(job, NORMAL, "Resumed", "Job resumed")
                         self._result.conditions_added.append("Suspended=False")
                         self._say("condition.resumed", "condition Suspended=False (JobResumed): the Job runs "
                                   "again and its start time restarts now", job=key)
-            ctx.job = replace(ctx.job, status=replace(ctx.job.status, conditions=job.status.conditions,
+            ctx.job = evolve(ctx.job, status=evolve(ctx.job.status, conditions=job.status.conditions,
                                                       start_time=job.status.start_time))
         job = ctx.job
 
         old = job.status
         needs_status_update = (suspend_cond_changed or active != old.active or ready != old.ready
                                or ctx.terminating != old.terminating)
-        ctx.job = replace(job, status=replace(old, active=active, ready=ready, terminating=ctx.terminating))
+        ctx.job = evolve(job, status=evolve(old, active=active, ready=ready, terminating=ctx.terminating))
         err = self.track_job_status_and_remove_finalizers(ctx, needs_status_update)
         if err is not None:
             return APIError(getattr(err, "reason", "InternalError"), f"tracking status: {err}")
@@ -793,11 +816,19 @@ class JobController:
         by_phase: dict[str, int] = {}
         for p in ctx.pods:
             by_phase[p.status.phase or Phase.PENDING] = by_phase.get(p.status.phase or Phase.PENDING, 0) + 1
+        uid = ctx.job.metadata.uid
+        settled_s = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_SUCCEEDED)
+        settled_f = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_FAILED)
+        if settled_s:
+            by_phase[Phase.SUCCEEDED] = by_phase.get(Phase.SUCCEEDED, 0) + settled_s
+        if settled_f:
+            by_phase[Phase.FAILED] = by_phase.get(Phase.FAILED, 0) + settled_f
         exp = self.expectations.get_expectations(key_func(ctx.job))
         rec = self.pod_backoff_store.get(key_func(ctx.job))
         self._say("sync.observed",
-                  f"observed {len(ctx.pods)} pods: {len(ctx.active_pods)} active, {ctx.terminating} terminating, "
-                  f"{succeeded} succeeded, {failed} failed", job=key_func(ctx.job), pods=len(ctx.pods),
+                  f"observed {len(ctx.pods) + settled_s + settled_f} pods: {len(ctx.active_pods)} active, {ctx.terminating} terminating, "
+                  f"{succeeded} succeeded, {failed} failed", job=key_func(ctx.job),
+                  pods=len(ctx.pods) + settled_s + settled_f,
                   active=len(ctx.active_pods), ready=ap.count_ready_pods(ctx.active_pods),
                   terminating=ctx.terminating, succeeded=succeeded, failed=failed, by_phase=by_phase,
                   new_succeeded=new_succeeded, new_failed=new_failed, satisfied=satisfied,
@@ -822,11 +853,9 @@ class JobController:
 
     def get_pods_for_job(self, job: Job) -> tuple[list[Pod], Exception | None]:
         """The Job's pods, adopting matching orphans and releasing non-matching ones (mirrors getPodsForJob)."""
-        uid = job.metadata.uid
         ns = job.metadata.namespace
         owned = self._owned_pods(job)
-        orphans = self.pods.by_index("owner", "") if self.pods.has_index("owner") else [
-            p for p in self.pods.list(ns) if self._controller_of(p) is None]
+        orphans = self.pods.by_index(JOB_POD_INDEX, "")
         claimed: list[Pod] = []
         being_deleted = job.metadata.deletion_timestamp is not None
         for pod in owned:
@@ -859,7 +888,7 @@ class JobController:
         ref = new_controller_ref(job)
         fins = pod.metadata.finalizers if has_job_tracking_finalizer(pod) else (
             *pod.metadata.finalizers, JOB_TRACKING_FINALIZER)
-        adopted = replace(pod, metadata=replace(pod.metadata, owner_references=(*pod.metadata.owner_references, ref),
+        adopted = evolve(pod, metadata=evolve(pod.metadata, owner_references=(*pod.metadata.owner_references, ref),
                                                 finalizers=fins))
         patch = getattr(self.pod_control, "adopt_pod", None)
         if patch is not None:
@@ -1166,8 +1195,8 @@ class JobController:
                 ann[JOB_INDEX_FAILURE_COUNT_ANNOTATION] = str(failures)
                 if ignored > 0:
                     ann[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = str(ignored)
-            template = replace(template, metadata=replace(template.metadata, annotations=ann, labels=labels),
-                               spec=replace(template.spec, hostname=f"{job.metadata.name}-{index}"))
+            template = evolve(template, metadata=evolve(template.metadata, annotations=ann, labels=labels),
+                               spec=evolve(template.spec, hostname=f"{job.metadata.name}-{index}"))
             generate_name = pod_generate_name_with_index(job.metadata.name, index)
         self._result.create_attempts += 1
         try:
@@ -1289,7 +1318,7 @@ class JobController:
                 self._say("track.cap", f"{MAX_UNCOUNTED_PODS} uncounted pods reached: the rest are counted in "
                           "the next sync", job=key)
                 break
-        status = replace(status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded),
+        status = evolve(status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded),
                                                                                     tuple(unc_failed)))
         if indexed:
             ctx.succeeded_indexes = ctx.succeeded_indexes.with_ordered_indexes(sorted(new_succeeded_indexes))
@@ -1299,27 +1328,27 @@ class JobController:
             failed_text = str(ctx.failed_indexes) if ctx.failed_indexes is not None else None
             if failed_text != status.failed_indexes:
                 needs_flush = True
-            status = replace(status, succeeded=ctx.succeeded_indexes.total(), completed_indexes=text,
+            status = evolve(status, succeeded=ctx.succeeded_indexes.total(), completed_indexes=text,
                              failed_indexes=failed_text)
         now = self.clock.now()
         if fc is not None and fc.type == JobConditionType.FAILURE_TARGET:
             # Record the failure before finalizers are removed, so it survives a restart.
-            status = replace(status, conditions=(*status.conditions, fc))
+            status = evolve(status, conditions=(*status.conditions, fc))
             needs_flush = True
             self._result.conditions_added.append(f"FailureTarget={fc.reason}")
             self._say("condition.failure_target", f"condition FailureTarget ({fc.reason}): {fc.message}", job=key,
                       reason_code=fc.reason)
             ctx.finished_condition = fc = new_failed_condition_for_failure_target(fc, now)
         if is_success_criteria_met_condition(fc):
-            if has_success_criteria_met_condition(replace(job, status=status)) is None:
-                status = replace(status, conditions=(*status.conditions, fc))
+            if has_success_criteria_met_condition(evolve(job, status=status)) is None:
+                status = evolve(status, conditions=(*status.conditions, fc))
                 needs_flush = True
                 self._result.conditions_added.append(f"SuccessCriteriaMet={fc.reason}")
                 self._say("condition.success_criteria_met", f"condition SuccessCriteriaMet ({fc.reason}): "
                           f"{fc.message}", job=key, reason_code=fc.reason)
             ctx.finished_condition = fc = new_condition(JobConditionType.COMPLETE, ConditionStatus.TRUE, fc.reason,
                                                         fc.message, now)
-        ctx.job = replace(job, status=status)
+        ctx.job = evolve(job, status=status)
         needs_flush, err = self.flush_uncounted_and_remove_finalizers(ctx, to_remove, uids_with_finalizer,
                                                                        needs_flush)
         if err is not None:
@@ -1369,7 +1398,7 @@ class JobController:
         status, changed = clean_uncounted_pods_without_finalizers(ctx.job.status, uids_with_finalizer)
         if changed:
             before = ctx.job.status
-            ctx.job = replace(ctx.job, status=status)
+            ctx.job = evolve(ctx.job, status=status)
             needs_flush = True
             self._say("track.counted", f"counted {status.succeeded - before.succeeded} succeeded and "
                       f"{status.failed - before.failed} failed pod(s): their finalizers are gone, so the counters "
@@ -1421,10 +1450,10 @@ class JobController:
             return False
         conds, _ = ensure_job_condition_status(job.status.conditions, fc.type, fc.status, fc.reason, fc.message,
                                                self.clock.now())
-        status = replace(job.status, conditions=conds)
+        status = evolve(job.status, conditions=conds)
         if fc.type == JobConditionType.COMPLETE:
-            status = replace(status, completion_time=fc.last_transition_time)
-        ctx.job = replace(job, status=status)
+            status = evolve(status, completion_time=fc.last_transition_time)
+        ctx.job = evolve(job, status=status)
         self._result.conditions_added.append(f"{fc.type}={fc.reason}")
         self._say("condition.complete" if fc.type == JobConditionType.COMPLETE else "condition.failed",
                   f"condition {fc.type} ({fc.reason}): {fc.message}", job=key, reason_code=fc.reason)
@@ -1454,6 +1483,6 @@ def clean_uncounted_pods_without_finalizers(status: Any, uids_with_finalizer: se
     keep_f = tuple(u for u in unc.failed if u in uids_with_finalizer)
     if len(keep_s) == len(unc.succeeded) and len(keep_f) == len(unc.failed):
         return status, False
-    return replace(status, succeeded=status.succeeded + len(unc.succeeded) - len(keep_s),
+    return evolve(status, succeeded=status.succeeded + len(unc.succeeded) - len(keep_s),
                    failed=status.failed + len(unc.failed) - len(keep_f),
                    uncounted_terminated_pods=UncountedTerminatedPods(keep_s, keep_f)), True

@@ -9,12 +9,12 @@ upstream's FakePodControl does in unit tests (``err`` fails every call,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..api.apierrors import APIError, Reason, has_namespace_terminating_cause, is_not_found
 from ..api.events import NORMAL, WARNING, EventRecorder
-from ..api.types import Job, ObjectMeta, OwnerReference, Pod, PodTemplateSpec
+from ..api.types import Job, ObjectMeta, OwnerReference, Pod, PodTemplateSpec, evolve
 
 SUCCESSFUL_CREATE = "SuccessfulCreate"
 FAILED_CREATE = "FailedCreate"
@@ -100,7 +100,7 @@ class StorePodControl:
         def adopt(pod: Pod) -> Pod:
             fins = pod.metadata.finalizers if finalizer in pod.metadata.finalizers else (
                 *pod.metadata.finalizers, finalizer)
-            return replace(pod, metadata=replace(pod.metadata, finalizers=fins,
+            return evolve(pod, metadata=evolve(pod.metadata, finalizers=fins,
                                                  owner_references=(*pod.metadata.owner_references, ref)))
         self.store.patch("Pod", namespace, name, adopt, verb="adopt")
 
@@ -108,7 +108,7 @@ class StorePodControl:
         """Drop the controllerRef of a pod that no longer matches the selector (ClaimPods' release)."""
         def release(pod: Pod) -> Pod:
             refs = tuple(r for r in pod.metadata.owner_references if r.uid != owner_uid)
-            return replace(pod, metadata=replace(pod.metadata, owner_references=refs))
+            return evolve(pod, metadata=evolve(pod.metadata, owner_references=refs))
         self.store.patch("Pod", namespace, name, release, verb="release")
 
 
@@ -167,4 +167,4 @@ def with_finalizer(template: PodTemplateSpec, finalizer: str) -> PodTemplateSpec
     fins = template.metadata.finalizers
     if finalizer in fins:
         return template
-    return replace(template, metadata=replace(template.metadata, finalizers=(*fins, finalizer)))
+    return evolve(template, metadata=evolve(template.metadata, finalizers=(*fins, finalizer)))
