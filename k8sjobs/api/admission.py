@@ -8,7 +8,8 @@ prints it (``The Job "x" is invalid: ...``).
 
 * :func:`admit_job_create` -- decode-time defaults (:func:`~k8sjobs.api.defaults.set_defaults_job`),
   the strategy's PrepareForCreate (selector and template labels from the UID, status
-  cleared, generation 1), then ``ValidateJob``.
+  cleared, generation 1; a Job without labels shows its template's final labels), then
+  ``ValidateJob``.
 * :func:`admit_job_update` -- defaults on the submitted object, ``rest.BeforeUpdate`` and
   PrepareForUpdate (status and identity kept from the stored Job, generation bumped when
   the spec changed), then ``ValidateJob`` + ``ValidateJobUpdate`` with the strategy's
@@ -24,7 +25,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .defaults import prepare_for_create, prepare_for_status_update, prepare_for_update, set_defaults_job
+from .defaults import (
+    default_and_prepare_for_create,
+    prepare_for_status_update,
+    prepare_for_update,
+    set_defaults_job,
+)
 from .errors import InvalidError
 from .types import Job
 from .validation import (
@@ -51,7 +57,7 @@ def admit_job_create(job: Job) -> Job:
     """
     if not job.metadata.namespace:
         job = replace(job, metadata=replace(job.metadata, namespace=DEFAULT_NAMESPACE))
-    job = prepare_for_create(set_defaults_job(job))
+    job = default_and_prepare_for_create(job)
     _raise_if(job, validate_job(job, validation_options_for_job(job, None)))
     return job
 

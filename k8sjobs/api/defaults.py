@@ -345,6 +345,23 @@ def prepare_for_create(job: Job) -> Job:
     return replace(job, status=JobStatus(), metadata=replace(job.metadata, generation=1))
 
 
+def default_and_prepare_for_create(job: Job) -> Job:
+    """Everything a create does to a Job before validation, as the stored object shows it.
+
+    :func:`set_defaults_job`, then :func:`prepare_for_create`. A Job submitted without
+    labels ends up with its template's final labels, generated ones included: in Go the
+    defaulted Job labels are the template's label map itself (so the labels the strategy
+    adds to the template appear on the Job too), and a template without labels gets them
+    when the created object is decoded, and so defaulted, again on its way back from
+    storage. A Job submitted with labels keeps exactly those.
+    """
+    had_labels = bool(job.metadata.labels)
+    job = prepare_for_create(set_defaults_job(job))
+    if not had_labels and job.spec.template.metadata.labels:
+        job = replace(job, metadata=replace(job.metadata, labels=dict(job.spec.template.metadata.labels)))
+    return job
+
+
 def _semantic_spec(spec: JobSpec) -> Any:
     from . import schema  # local: schema reads its data file lazily
     from .serialize import to_dict

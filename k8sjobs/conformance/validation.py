@@ -15,7 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from k8sjobs.api.defaults import generate_selector, prepare_for_create, prepare_for_update, set_defaults_job
+from k8sjobs.api.defaults import (
+    default_and_prepare_for_create,
+    generate_selector,
+    prepare_for_update,
+    set_defaults_job,
+)
 from k8sjobs.api.errors import DecodeError, FieldError
 from k8sjobs.api.types import Job
 from k8sjobs.api.validation import dedupe, validate_job, validate_job_update, validation_options_for_job
@@ -47,7 +52,7 @@ def _created(job: Job, ids: IdSource) -> Job:
     if not meta.name and meta.generate_name:
         meta = replace(meta, name=ids.generate_name(meta.generate_name))
     meta = replace(meta, uid=meta.uid or CASE_UID, resource_version=meta.resource_version or CASE_RESOURCE_VERSION)
-    return prepare_for_create(set_defaults_job(replace(job, metadata=meta)))
+    return default_and_prepare_for_create(replace(job, metadata=meta))
 
 
 def _answer(errors: list[FieldError]) -> dict[str, Any]:

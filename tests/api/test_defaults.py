@@ -146,6 +146,21 @@ def test_prepare_for_create_generates_the_selector_and_four_template_labels() ->
     assert j.status == JobStatus()
 
 
+@pytest.mark.parametrize(("job_labels", "template_labels", "expected"), [
+    pytest.param(None, None, {"job-name": "myjob", "batch.kubernetes.io/job-name": "myjob", "controller-uid": UID,
+                              "batch.kubernetes.io/controller-uid": UID},
+                 id="a Job without labels shows the generated template labels as kubectl describe does"),
+    pytest.param(None, {"app": "x"}, {"app": "x", "job-name": "myjob", "batch.kubernetes.io/job-name": "myjob",
+                                      "controller-uid": UID, "batch.kubernetes.io/controller-uid": UID},
+                 id="a Job without labels gets the template labels including the generated ones"),
+    pytest.param({"team": "a"}, {"app": "x"}, {"team": "a"}, id="a Job with labels keeps exactly its own"),
+])
+def test_job_labels_after_create(job_labels: dict | None, template_labels: dict | None, expected: dict) -> None:
+    j = job(template_meta=None if template_labels is None else {"labels": template_labels},
+            meta=None if job_labels is None else {"labels": job_labels})
+    assert defaults.default_and_prepare_for_create(j).metadata.labels == expected
+
+
 def test_prepare_for_create_keeps_template_labels_the_user_set() -> None:
     j = defaults.prepare_for_create(defaults.set_defaults_job(job(template_meta={"labels": {"job-name": "mine"}})))
     assert j.spec.template.metadata.labels["job-name"] == "mine"
