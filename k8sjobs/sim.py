@@ -298,7 +298,7 @@ class Simulation:
             nxt = self.heap.peek_time()
             if nxt is None or nxt > max_time:
                 break
-            if self.finished and not settle:
+            if not settle and self.finished:
                 break
             self.step()
         return self.finished

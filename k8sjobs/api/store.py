@@ -291,8 +291,10 @@ class APIStore:
         cur = self.get(kind, namespace, name)
         self._check_reactors(verb, kind, cur)
         new = mutate(cur)
-        new = evolve(new, metadata=evolve(new.metadata, uid=cur.metadata.uid,
-                                            creation_timestamp=cur.metadata.creation_timestamp))
+        m = new.metadata
+        if m.uid != cur.metadata.uid or m.creation_timestamp != cur.metadata.creation_timestamp:
+            new = evolve(new, metadata=evolve(m, uid=cur.metadata.uid,
+                                              creation_timestamp=cur.metadata.creation_timestamp))
         if kind == "Job" and new.spec != cur.spec:
             new = self._admit(lambda: admission.admit_job_update(cur, new), new)
             new = evolve(new, metadata=evolve(new.metadata, generation=cur.metadata.generation + 1))

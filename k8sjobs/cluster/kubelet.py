@@ -28,17 +28,29 @@ EXIT_SIGKILL = 137
 
 def set_condition(pod: Pod, ctype: str, status: str, t: float, reason: str = "", message: str = "") -> Pod:
     """Set (or replace) one pod condition; the transition time moves only when the status changes."""
+    return set_conditions(pod, t, ((ctype, status, reason, message),))
+
+
+def set_conditions(pod: Pod, t: float, changes: tuple[tuple[str, str, str, str], ...]) -> Pod:
+    """Set several conditions ``(type, status, reason, message)`` in one write."""
     conds = list(pod.status.conditions)
-    for i, c in enumerate(conds):
-        if c.type == ctype:
-            if c.status == status and c.reason == reason and c.message == message:
-                return pod
-            ltt = c.last_transition_time if c.status == status else t
-            conds[i] = PodCondition(type=ctype, status=status, last_transition_time=ltt, reason=reason,
-                                    message=message)
-            break
-    else:
-        conds.append(PodCondition(type=ctype, status=status, last_transition_time=t, reason=reason, message=message))
+    changed = False
+    for ctype, status, reason, message in changes:
+        for i, c in enumerate(conds):
+            if c.type == ctype:
+                if c.status == status and c.reason == reason and c.message == message:
+                    break
+                ltt = c.last_transition_time if c.status == status else t
+                conds[i] = PodCondition(type=ctype, status=status, last_transition_time=ltt, reason=reason,
+                                        message=message)
+                changed = True
+                break
+        else:
+            conds.append(PodCondition(type=ctype, status=status, last_transition_time=t, reason=reason,
+                                      message=message))
+            changed = True
+    if not changed:
+        return pod
     return evolve(pod, status=evolve(pod.status, conditions=tuple(conds)))
 
 
@@ -70,10 +82,9 @@ def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
     pod = evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
                                       start_time=pod.status.start_time if pod.status.start_time is not None else t,
                                       container_statuses=statuses))
-    pod = set_condition(pod, "Initialized", ConditionStatus.TRUE, t)
     state = ConditionStatus.TRUE if ready else ConditionStatus.FALSE
-    pod = set_condition(pod, "ContainersReady", state, t)
-    return set_condition(pod, "Ready", state, t)
+    return set_conditions(pod, t, (("Initialized", ConditionStatus.TRUE, "", ""), ("ContainersReady", state, "", ""),
+                                   ("Ready", state, "", "")))
 
 
 def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
@@ -85,8 +96,8 @@ def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
         statuses.append(evolve(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
                                 state=ContainerState(waiting=ContainerStateWaiting(reason="CrashLoopBackOff"))))
     pod = evolve(pod, status=evolve(pod.status, container_statuses=tuple(statuses)))
-    pod = set_condition(pod, "ContainersReady", ConditionStatus.FALSE, t)
-    return set_condition(pod, "Ready", ConditionStatus.FALSE, t)
+    return set_conditions(pod, t, (("ContainersReady", ConditionStatus.FALSE, "", ""),
+                                   ("Ready", ConditionStatus.FALSE, "", "")))
 
 
 def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None, *,
@@ -111,8 +122,8 @@ def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None,
                                         state=ContainerState(terminated=term)))
     phase = Phase.SUCCEEDED if all(s.state.terminated.exit_code == 0 for s in statuses) else Phase.FAILED
     pod = evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=tuple(statuses)))
-    pod = set_condition(pod, "ContainersReady", ConditionStatus.FALSE, t, "PodCompleted")
-    return set_condition(pod, "Ready", ConditionStatus.FALSE, t, "PodCompleted")
+    return set_conditions(pod, t, (("ContainersReady", ConditionStatus.FALSE, "PodCompleted", ""),
+                                   ("Ready", ConditionStatus.FALSE, "PodCompleted", "")))
 
 
 def stop_after_deletion(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:

@@ -651,7 +651,7 @@ class JobController:
         failed = job.status.failed + self.non_ignored_failed_pods_count(ctx, new_failed) + len(ctx.uncounted_failed)
         ready = ap.count_ready_pods(active_pods)
         ctx.ready = ready
-        self._report_observed(ctx, satisfied, succeeded, failed, len(new_succeeded), len(new_failed))
+        self._report_observed(ctx, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
         if not satisfied:
             self._report_unsatisfied(key)
 
@@ -812,7 +812,7 @@ class JobController:
     # ------------------------------------------------------------------ helpers of sync_job
 
     def _report_observed(self, ctx: SyncJobCtx, satisfied: bool, succeeded: int, failed: int,
-                         new_succeeded: int, new_failed: int) -> None:
+                         new_succeeded: int, new_failed: int, ready: int) -> None:
         by_phase: dict[str, int] = {}
         for p in ctx.pods:
             by_phase[p.status.phase or Phase.PENDING] = by_phase.get(p.status.phase or Phase.PENDING, 0) + 1
@@ -829,7 +829,7 @@ class JobController:
                   f"observed {len(ctx.pods) + settled_s + settled_f} pods: {len(ctx.active_pods)} active, {ctx.terminating} terminating, "
                   f"{succeeded} succeeded, {failed} failed", job=key_func(ctx.job),
                   pods=len(ctx.pods) + settled_s + settled_f,
-                  active=len(ctx.active_pods), ready=ap.count_ready_pods(ctx.active_pods),
+                  active=len(ctx.active_pods), ready=ready,
                   terminating=ctx.terminating, succeeded=succeeded, failed=failed, by_phase=by_phase,
                   new_succeeded=new_succeeded, new_failed=new_failed, satisfied=satisfied,
                   expect_add=exp.add if exp else 0, expect_del=exp.dele if exp else 0,
@@ -858,10 +858,14 @@ class JobController:
         orphans = self.pods.by_index(JOB_POD_INDEX, "")
         claimed: list[Pod] = []
         being_deleted = job.metadata.deletion_timestamp is not None
+        # Pods made from the template share its labels object: one selector check covers them all.
+        template_labels = job.spec.template.metadata.labels
+        template_matches = selector_matches(job.spec.selector, template_labels)
         for pod in owned:
             if pod.metadata.namespace != ns:
                 continue
-            if selector_matches(job.spec.selector, pod.metadata.labels):
+            labels = pod.metadata.labels
+            if (template_matches if labels is template_labels else selector_matches(job.spec.selector, labels)):
                 claimed.append(pod)
             elif not being_deleted:
                 self._release(pod, job)

@@ -34,8 +34,9 @@ def get_pod_from_template(template: PodTemplateSpec, job: Job, controller_ref: O
     meta = ObjectMeta(
         generate_name=generate_name or f"{job.metadata.name}-",
         namespace=job.metadata.namespace,
-        labels=dict(template.metadata.labels),
-        annotations=dict(template.metadata.annotations),
+        # Shared, never mutated: a pod's labels are its template's labels object until someone edits them.
+        labels=template.metadata.labels,
+        annotations=template.metadata.annotations,
         finalizers=tuple(template.metadata.finalizers),
         owner_references=(controller_ref,),
     )

@@ -1,0 +1,93 @@
+"""Simulation benchmarks (issue 8): print figures, assert nothing.
+
+    python benchmarks/bench_sim.py            # 10k and 20k runs, seek, memory
+    python benchmarks/bench_sim.py --quick    # a 1,000-pod run only
+
+Figures: wall and CPU seconds of a headless run to the end (completions N, parallelism
+N/10, 2 % random failures, 20..40 s pods, enough nodes), the 20k/10k ratio (linearity),
+seek time to a cycle of a 1,000-cycle trace, and peak traced memory of the 10k run.
+Wall time depends on what else the machine runs: CPU time is printed beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+import tracemalloc
+
+from k8sjobs.sim import Simulation
+from k8sjobs.trace import Run
+
+MANIFEST = """
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: bench}}
+spec:
+  completions: {n}
+  parallelism: {p}
+  backoffLimit: 1000000
+  template:
+    metadata:
+      annotations: {{sim.k8sjobs.io/duration: "20s..40s", sim.k8sjobs.io/fail-rate: "0.02"}}
+    spec:
+      restartPolicy: Never
+      containers: [{{name: main, image: busybox}}]
+"""
+
+
+def manifest(n: int) -> str:
+    """The benchmark Job with ``n`` completions and parallelism n/10."""
+    return MANIFEST.format(n=n, p=max(n // 10, 1))
+
+
+def timed_sim(n: int, *, traced: bool) -> tuple[float, float, int, float]:
+    """(wall s, cpu s, cycles, simulated end time) of a run to the end."""
+    gc.collect()
+    nodes = max(n // 1000, 1) + 1
+    w0, c0 = time.perf_counter(), time.process_time()
+    if traced:
+        run = Run(manifest(n), seed=1, nodes=nodes)
+        cycles, end = len(run), run.trace.end_t
+    else:
+        sim = Simulation(manifest(n), seed=1, nodes=nodes)
+        sim.run_until_finished()
+        cycles, end = sim.cycles, sim.now
+    return time.perf_counter() - w0, time.process_time() - c0, cycles, end
+
+
+def main() -> None:
+    """Run the benchmarks and print a table."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    sizes = [1000] if args.quick else [1000, 10_000, 20_000]
+    print(f"{'run':<28}{'wall s':>9}{'cpu s':>9}{'cycles':>8}{'sim end s':>11}")
+    results = {}
+    for n in sizes:
+        for traced in (False, True):
+            wall, cpu, cycles, end = timed_sim(n, traced=traced)
+            results[(n, traced)] = (wall, cpu)
+            label = f"{n:,} pods {'with trace' if traced else 'headless'}"
+            print(f"{label:<28}{wall:>9.2f}{cpu:>9.2f}{cycles:>8}{end:>11.0f}")
+    if not args.quick:
+        for traced in (False, True):
+            ratio = results[(20_000, traced)][1] / results[(10_000, traced)][1]
+            print(f"20k/10k cpu ratio ({'trace' if traced else 'headless'}): {ratio:.2f} (linear = 2.0, limit 2.2)")
+        tracemalloc.start()
+        run = Run(manifest(10_000), seed=1, nodes=11)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"peak traced memory of the 10k run with trace: {peak / 2**20:.0f} MiB (limit 300)")
+        long_run = run if len(run) >= 1000 else Run(manifest(30_000), seed=1, nodes=31)
+        n = len(long_run)
+        worst = 0.0
+        for k in (1, n // 4, n // 2, 3 * n // 4, n):
+            t0 = time.perf_counter()
+            long_run.state_at(k)
+            worst = max(worst, time.perf_counter() - t0)
+        print(f"seek in a {n}-cycle trace: worst {worst * 1000:.1f} ms over 5 cycles (limit 100 ms)")
+
+
+if __name__ == "__main__":
+    main()
