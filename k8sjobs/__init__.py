@@ -1,0 +1,80 @@
+"""k8sjobs: the Kubernetes Job controller, modelled faithfully, simulated, and shown.
+
+The public API, for notebooks and scripts (``from k8sjobs import ...``):
+
+* :class:`Run` — simulate a Job manifest to the end and keep every reconcile cycle;
+  ``run.cycle(k)``, ``run.state_at(k)``, ``run.fork(k, "fail_pod", name=...)``.
+* :class:`Simulation` — the engine itself, step by step, with faults and actions.
+* :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
+* :func:`render_trace`, :func:`describe_job` — stable text of a run.
+* :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
+  text twins (need the ``viz`` extra: plotly, networkx, numpy).
+* :class:`Explorer`, :class:`Exercise` — the lesson dashboard and predict-then-reveal
+  exercises (need the ``widgets`` extra: ipywidgets, anywidget).
+
+The view and widget names are loaded lazily, so ``import k8sjobs`` works with the core
+dependency (PyYAML) alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .api.errors import DecodeError, FieldError, InvalidError
+from .sim import SimConfig, Simulation, SimulationError, load_job
+from .trace import Run, Trace, describe_job, render_trace
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "VIEWS": ("k8sjobs.viz", "VIEWS"),
+    "view_figure": ("k8sjobs.viz", "figure"),
+    "view_text": ("k8sjobs.viz", "text"),
+    "Explorer": ("k8sjobs.widgets", "Explorer"),
+    "Exercise": ("k8sjobs.widgets", "Exercise"),
+}
+
+
+def validate(manifest: Any, source: str = "<manifest>") -> list[str]:
+    """Check a Job manifest as ``kubectl apply`` would: [] if valid, else one line per problem."""
+    from .api import admission
+    from .api.types import evolve
+
+    try:
+        job = load_job(manifest, source)
+    except DecodeError as exc:
+        return [exc.reason, *[str(e) for e in exc.errors]]
+    meta = job.metadata
+    job = evolve(job, metadata=evolve(meta, namespace=meta.namespace or "default", uid=meta.uid or "validate"))
+    try:
+        admission.admit_job_create(job)
+    except InvalidError as exc:
+        return [str(e) for e in exc.errors]
+    from .sim import check_workload
+
+    try:
+        check_workload(job)
+    except InvalidError as exc:
+        return [str(e) for e in exc.errors]
+    return []
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        try:
+            value = getattr(importlib.import_module(module), attr)
+        except ImportError as exc:
+            extra = "widgets" if module.endswith("widgets") else "viz"
+            raise ImportError(f"k8sjobs.{name} needs the '{extra}' extra: pip install 'k8sjobs[{extra}]' "
+                              f"({exc})") from exc
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'k8sjobs' has no attribute {name!r}")
+
+
+__all__ = sorted(["DecodeError", "Exercise", "Explorer", "FieldError", "InvalidError", "Run", "SimConfig",
+                  "Simulation", "SimulationError", "Trace", "VIEWS", "describe_job", "load_job", "render_trace",
+                  "validate", "view_figure", "view_text"])
