@@ -1,0 +1,165 @@
+#!/bin/sh
+# tools/test.sh -- set up and run every test. Works on a fresh Debian 12 machine (root for apt).
+#
+#   sh tools/test.sh
+#
+# Stages (stops at the first failing stage; always prints a summary with the time of each):
+#   setup     tools/setup.sh: .venv from the lock (binder/requirements.txt + requirements/dev.txt)
+#   chromium  Debian's chromium (+ a CJK font for screenshots) via apt-get if missing; never
+#             `playwright install`. K8SJOBS_CHROMIUM=/path skips this stage.
+#   ruff      ruff check .
+#   pytest    python -m pytest (tests/, without tests/browser): unit + conformance
+#   nbval     every notebook under notebooks/ with pytest --nbval-lax --nbval-current-env
+#             and tests/nbval-sanitize.cfg (passes, saying so, while there are none)
+#   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
+# A skipped test fails its stage (a skipped check is a defect). Jupyter, IPython and XDG dirs and
+# TMPDIR point into a temp dir for every stage after setup, so nothing is written to $HOME.
+# JUnit XML: artifacts/test-results/; screenshots and page logs: artifacts/browser/.
+# Extra arguments are passed to every pytest stage (e.g. -x, -k name). K8SJOBS_KEEP_GOING=1 runs
+# the later stages after a failure too (the exit code is still the first failure's).
+set -u
+
+ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+cd "$ROOT"
+VPY="$ROOT/.venv/bin/python"
+RESULTS="$ROOT/artifacts/test-results"
+WORK=$(mktemp -d /tmp/k8sjobs-test.XXXXXX)  # short on purpose: unix socket paths under TMPDIR
+SUMMARY="$WORK/summary"
+: >"$SUMMARY"
+FAILED=""
+RC=0
+CHROMIUM=${K8SJOBS_CHROMIUM:-/usr/bin/chromium}
+APT_PACKAGES="chromium fonts-wqy-microhei"
+
+ms() { date +%s%3N; }
+
+finish() {
+    trap - EXIT INT TERM
+    printf '\n==== tools/test.sh summary ====\n'
+    printf '%-9s %-10s %8s  %s\n' stage result seconds notes
+    cat "$SUMMARY"
+    xmls=$(ls "$RESULTS"/*.xml 2>/dev/null)
+    if [ -n "$xmls" ] && [ -x "$VPY" ]; then
+        # the closing line: "tests: N passed, N failed, N skipped" over every pytest stage
+        printf 'tests: %s\n' "$("$VPY" tools/junit_summary.py $xmls)"
+    elif [ "$RC" -ne 0 ]; then
+        printf 'tests: 0 passed, 1 failed, 0 skipped  (stage %s failed before any test ran)\n' "$FAILED"
+    fi
+    rm -rf "$WORK"
+    exit "$RC"
+}
+trap finish EXIT
+trap 'RC=130; FAILED=${FAILED:-interrupted}; exit 130' INT TERM
+
+# stage NAME FUNCTION [ARGS] -- run FUNCTION unless an earlier stage failed; record result and time
+stage() {
+    name=$1
+    fn=$2
+    shift 2
+    if [ -n "$FAILED" ] && [ "${K8SJOBS_KEEP_GOING:-0}" != 1 ]; then
+        printf '%-9s %-10s %8s  %s\n' "$name" "not run" "-" "(stage $FAILED failed)" >>"$SUMMARY"
+        return 0
+    fi
+    printf '\n==== [%s] ====\n' "$name"
+    NOTE=""
+    t0=$(ms)
+    "$fn" "$@"
+    rc=$?
+    t=$(($(ms) - t0))
+    secs="$((t / 1000)).$(((t % 1000) / 100))"
+    if [ "$rc" -eq 0 ]; then
+        result=ok
+    else
+        result="FAIL($rc)"
+        FAILED=${FAILED:-$name}
+        [ "$RC" -ne 0 ] || RC=$rc
+    fi
+    printf '%-9s %-10s %8s  %s\n' "$name" "$result" "$secs" "$NOTE" >>"$SUMMARY"
+}
+
+# counts of one JUnit file for the summary; fails if a test was skipped
+junit_note() {
+    NOTE=$("$VPY" tools/junit_summary.py --check-skips "$1")
+}
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+stage_setup() {
+    sh tools/setup.sh
+}
+
+stage_chromium() {
+    if [ -n "${K8SJOBS_CHROMIUM:-}" ]; then
+        [ -x "$CHROMIUM" ] || { echo "K8SJOBS_CHROMIUM=$CHROMIUM is not executable"; return 1; }
+        NOTE="K8SJOBS_CHROMIUM=$CHROMIUM"
+        return 0
+    fi
+    missing=""
+    [ -x /usr/bin/chromium ] || missing="chromium"
+    installed fonts-wqy-microhei || missing="$missing fonts-wqy-microhei"
+    if [ -n "$missing" ]; then
+        echo "missing Debian package(s):$missing -- installing with apt-get (Debian's chromium, not a Playwright download)"
+        if [ "$(id -u)" -ne 0 ]; then
+            echo "need root for apt-get; run as root:  apt-get update && apt-get install -y --no-install-recommends $APT_PACKAGES"
+            return 1
+        fi
+        echo "+ apt-get update"
+        apt-get update -q >"$WORK/apt.log" 2>&1 || { tail -20 "$WORK/apt.log"; return 1; }
+        echo "+ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $APT_PACKAGES"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $APT_PACKAGES \
+            >>"$WORK/apt.log" 2>&1 || { tail -30 "$WORK/apt.log"; return 1; }
+        grep -E '^(Setting up|[0-9]+ upgraded)' "$WORK/apt.log" | grep -E 'chromium |fonts-wqy|upgraded' || true
+        NOTE="installed via apt-get: "
+    fi
+    version=$(/usr/bin/chromium --version 2>/dev/null)
+    echo "$version"
+    NOTE="$NOTE$version"
+}
+
+stage_ruff() {
+    "$ROOT/.venv/bin/ruff" check .
+}
+
+stage_pytest() {
+    "$VPY" -m pytest --ignore=tests/browser --junitxml="$RESULTS/pytest.xml" "$@" || return $?
+    junit_note "$RESULTS/pytest.xml"
+}
+
+stage_nbval() {
+    count=$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | wc -l)
+    if [ "$count" -eq 0 ]; then
+        echo "no notebooks under notebooks/ yet: nothing to check (stage passes)"
+        NOTE="no notebooks under notebooks/ yet"
+        return 0
+    fi
+    echo "$count notebook(s) under notebooks/"
+    "$VPY" -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
+        --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
+    junit_note "$RESULTS/nbval.xml"
+}
+
+stage_browser() {
+    K8SJOBS_CHROMIUM=$CHROMIUM "$VPY" -m pytest tests/browser -v --durations=0 \
+        --junitxml="$RESULTS/browser.xml" "$@" || return $?
+    junit_note "$RESULTS/browser.xml"
+    NOTE="$NOTE; screenshots in artifacts/browser/"
+}
+
+isolate() {
+    for var in IPYTHONDIR JUPYTER_CONFIG_DIR JUPYTER_DATA_DIR JUPYTER_RUNTIME_DIR JUPYTERLAB_SETTINGS_DIR \
+        JUPYTERLAB_WORKSPACES_DIR XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME MPLCONFIGDIR TMPDIR; do
+        mkdir -p "$WORK/h/$var"
+        export "$var=$WORK/h/$var"
+    done
+    export JUPYTER_PLATFORM_DIRS=1 PYDEVD_DISABLE_FILE_VALIDATION=1
+}
+
+mkdir -p "$RESULTS"
+rm -f "$RESULTS"/*.xml
+stage setup stage_setup
+stage chromium stage_chromium
+isolate
+stage ruff stage_ruff
+stage pytest stage_pytest "$@"
+stage nbval stage_nbval "$@"
+stage browser stage_browser "$@"
