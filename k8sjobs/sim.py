@@ -314,17 +314,21 @@ class Simulation:
 
     # ------------------------------------------------------------------ actions
 
-    def _record(self, name: str, **kwargs: Any) -> None:
-        self.actions.append(Action(self.events_run, name, tuple(sorted(kwargs.items())), self.clock.now(),
+    def _record(self, action: str, /, **kwargs: Any) -> None:
+        self.actions.append(Action(self.events_run, action, tuple(sorted(kwargs.items())), self.clock.now(),
                                    self.cycles))
-        self._emit("action." + name, reason=f"learner action: {name}("
+        self._emit("action." + action, reason=f"learner action: {action}("
                    + ", ".join(f"{k}={v!r}" for k, v in sorted(kwargs.items())) + ")", **kwargs)
 
-    def apply(self, name: str, **kwargs: Any) -> None:
-        """Apply an action by name (what replay uses); raises SimulationError on bad input."""
-        method = getattr(self, name, None)
-        if name.startswith("_") or name not in ACTIONS or method is None:
-            raise SimulationError(f"unknown action {name!r}; actions: {', '.join(sorted(ACTIONS))}")
+    def apply(self, action: str, /, **kwargs: Any) -> None:
+        """Apply an action by name (what replay uses); raises SimulationError on bad input.
+
+        ``action`` is positional-only, so actions that take a ``name`` (fail_pod, lose_node, ...)
+        can be applied: ``sim.apply("fail_pod", name="pi-x", exit_code=42)``.
+        """
+        method = getattr(self, action, None)
+        if action.startswith("_") or action not in ACTIONS or method is None:
+            raise SimulationError(f"unknown action {action!r}; actions: {', '.join(sorted(ACTIONS))}")
         method(**kwargs)
 
     def _need_cluster(self) -> Cluster:
