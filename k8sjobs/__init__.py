@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .api.errors import DecodeError, FieldError, InvalidError
-from .sim import SimConfig, Simulation, SimulationError, load_job
+from .sim import SimConfig, Simulation, SimulationError, load_job, validate
 from .trace import Run, Trace, describe_job, render_trace
 
 __version__ = "0.1.0"
@@ -33,30 +33,6 @@ _LAZY = {
     "Explorer": ("k8sjobs.widgets", "Explorer"),
     "Exercise": ("k8sjobs.widgets", "Exercise"),
 }
-
-
-def validate(manifest: Any, source: str = "<manifest>") -> list[str]:
-    """Check a Job manifest as ``kubectl apply`` would: [] if valid, else one line per problem."""
-    from .api import admission
-    from .api.types import evolve
-
-    try:
-        job = load_job(manifest, source)
-    except DecodeError as exc:
-        return [exc.reason, *[str(e) for e in exc.errors]]
-    meta = job.metadata
-    job = evolve(job, metadata=evolve(meta, namespace=meta.namespace or "default", uid=meta.uid or "validate"))
-    try:
-        admission.admit_job_create(job)
-    except InvalidError as exc:
-        return [str(e) for e in exc.errors]
-    from .sim import check_workload
-
-    try:
-        check_workload(job)
-    except InvalidError as exc:
-        return [str(e) for e in exc.errors]
-    return []
 
 
 def __getattr__(name: str) -> Any:

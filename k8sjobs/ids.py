@@ -26,7 +26,7 @@ class IdSource:
 
     def suffix(self) -> str:
         """A 5-character random-looking suffix drawn from the seeded generator."""
-        return "".join(self._rng.choice(_ALPHABET) for _ in range(SUFFIX_LENGTH))
+        return "".join(self._rng.choices(_ALPHABET, k=SUFFIX_LENGTH))
 
     def generate_name(self, base: str, kind: str = "") -> str:
         """Mirror names.SimpleNameGenerator: truncate the base to 58 chars, add 5 random chars."""

@@ -112,6 +112,28 @@ def check_workload(job: Job) -> None:
         raise InvalidError("Job", job.metadata.name, errors)
 
 
+def validate(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> list[str]:
+    """Check a Job manifest as ``kubectl apply`` would, plus its sim annotations.
+
+    Returns [] when it is valid, else one line per problem naming the field and the rule.
+    """
+    from .api import admission
+    from .api.types import evolve
+
+    try:
+        job = load_job(manifest, source)
+    except DecodeError as exc:
+        return [exc.reason, *[str(e) for e in exc.errors]]
+    meta = job.metadata
+    job = evolve(job, metadata=evolve(meta, namespace=meta.namespace or "default", uid=meta.uid or "validate"))
+    try:
+        admission.admit_job_create(job)
+        check_workload(job)
+    except InvalidError as exc:
+        return [str(e) for e in exc.errors]
+    return []
+
+
 class Simulation:
     """A simulated cluster with one Job in it (see the module docstring)."""
 
@@ -517,4 +539,4 @@ ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_no
 """Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
 
 __all__ = ["ACTIONS", "Action", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
-           "check_workload", "load_job"]
+           "check_workload", "load_job", "validate"]

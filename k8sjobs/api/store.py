@@ -38,6 +38,7 @@ from .types import Job, LabelSelector, Phase, Pod, evolve
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 FOREGROUND_DELETION_FINALIZER = "foregroundDeletion"
 DEFAULT_TERMINATION_GRACE_PERIOD = 30
+GENERATE_NAME_ATTEMPTS = 8
 
 RESOURCES = {"Job": "jobs.batch", "Pod": "pods", "Node": "nodes", "Event": "events"}
 _SHORT_RESOURCES = {"Job": "jobs", "Pod": "pods", "Node": "nodes", "Event": "events"}
@@ -201,18 +202,25 @@ class APIStore:
             if not meta.generate_name:
                 raise APIError(Reason.INVALID, "metadata.name: Required value: name or generateName is required",
                                field_errors=[])
-            name = self.ids.generate_name(meta.generate_name, kind)
+            # RetryGenerateName (GA in 1.32): a generated name that is taken is drawn again, up
+            # to 8 attempts, so thousands of pods of one Job do not fail on a random collision.
+            for _ in range(GENERATE_NAME_ATTEMPTS):
+                name = self.ids.generate_name(meta.generate_name, kind)
+                if (ns, name) not in self._objects[kind]:
+                    break
         if (ns, name) in self._objects[kind]:
             raise already_exists(RESOURCES[kind], name)
         now = self.clock.now()
         meta = evolve(meta, name=name, namespace=ns, uid=self.ids.uid(kind), creation_timestamp=now,
-                       resource_version=self._next_rv(), generation=1 if kind == "Job" else meta.generation,
-                       deletion_timestamp=None, deletion_grace_period_seconds=None)
-        obj = evolve(obj, metadata=meta)
+                      resource_version=self._next_rv(), generation=1 if kind == "Job" else meta.generation,
+                      deletion_timestamp=None, deletion_grace_period_seconds=None)
+        if kind == "Pod" and not obj.status.phase:
+            # The pod strategy starts every pod in phase Pending.
+            obj = evolve(obj, metadata=meta, status=evolve(obj.status, phase=Phase.PENDING))
+        else:
+            obj = evolve(obj, metadata=meta)
         if kind == "Job":
             obj = self._admit(lambda: admission.admit_job_create(obj), obj)
-        elif kind == "Pod" and not obj.status.phase:
-            obj = evolve(obj, status=evolve(obj.status, phase=Phase.PENDING))
         return self._store(kind, obj, None, "create")
 
     def _admit_pod_create(self, pod: Pod, ns: str) -> None:
@@ -277,12 +285,13 @@ class APIStore:
             self.faults.status_conflicts -= 1
             raise conflict(RESOURCES["Job"], obj.metadata.name)
         self._check_reactors("update_status", obj.kind, obj)
-        new = evolve(cur, status=obj.status)
+        if obj.status is cur.status or obj.status == cur.status:
+            return cur  # a no-op write does not bump the resourceVersion
+        status = obj.status
         if obj.kind == "Job":
-            new = self._admit(lambda: admission.admit_job_status_update(cur, new), new)
-        if new == cur:
-            return cur
-        new = evolve(new, metadata=evolve(new.metadata, resource_version=self._next_rv()))
+            status = self._admit(lambda: admission.admit_job_status_update(cur, evolve(cur, status=status)),
+                                 obj).status
+        new = evolve(cur, status=status, metadata=evolve(cur.metadata, resource_version=self._next_rv()))
         return self._finish_write(obj.kind, new, cur, "update_status")
 
     def patch(self, kind: str, namespace: str, name: str, mutate: Callable[[Any], Any], *,

@@ -87,6 +87,7 @@ class Cluster:
         self._ordinals: dict[str, int] = {}
         self._workloads: dict[frozenset, tuple[Workload, list]] = {}
         self._gc_scheduled_at: float | None = None
+        self._capacity: dict[str, int] = {}
         self.lost_nodes: set[str] = set()
         for i in range(1, nodes + 1):
             self.add_node(f"node-{i}")
@@ -102,15 +103,15 @@ class Cluster:
                                       conditions=(NodeCondition(type="Ready", status=ConditionStatus.TRUE,
                                                                 reason="KubeletReady"),)))
         created = self.store.create(node)
+        self._capacity[name] = int(cap)
         self._on_node.setdefault(name, {})
         self.lost_nodes.discard(name)
         self._schedule_pending_soon()
         return created
 
     def capacity(self, node: str) -> int:
-        """Pod slots of ``node``."""
-        obj = self.store.try_get("Node", "", node)
-        return int(obj.status.allocatable.get("pods", "0")) if obj is not None else 0
+        """Pod slots of ``node`` (its allocatable pods)."""
+        return self._capacity.get(node, 0)
 
     def ready_nodes(self) -> list[str]:
         """Nodes that can take pods, by name."""
@@ -156,7 +157,8 @@ class Cluster:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
         if cur is None or cur.metadata.uid != pod.metadata.uid:
             return None
-        return self.store.update_status(evolve(pod, metadata=evolve(pod.metadata, resource_version="")))
+        # The kubelet owns the pod's status: write it whatever the resourceVersion.
+        return self.store.update_status(evolve(cur, status=pod.status))
 
     def _write_spec(self, pod: Pod) -> Pod | None:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
@@ -216,7 +218,7 @@ class Cluster:
     def _pick_node(self) -> str | None:
         best, best_free = None, 0
         for node in self.ready_nodes():
-            free = self.capacity(node) - self.used(node)
+            free = self._capacity.get(node, 0) - len(self._on_node[node])
             if free > best_free:
                 best, best_free = node, free
         return best
