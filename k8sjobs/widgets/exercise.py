@@ -1,0 +1,334 @@
+"""Predict, then reveal: the learner commits to a prediction, the simulation answers.
+
+An :class:`Exercise` holds a question about a run, the way to compute its answer *from
+the simulation* (never typed in by hand, so lessons stay true when the model changes) and
+an explanation. It works headless (tests, checked notebook cells)::
+
+    ex = Exercise("How many pods does the first sync create?", kind="number",
+                  run=lambda: Run(manifest), answer=lambda run: len(run.cycle(1).created),
+                  explanation="Slow start: batches 1, 2, 4, ... up to parallelism.")
+    ex.check(3)     # Verdict(correct=True, expected=3, message='Correct: 3.')
+    ex.reveal()     # 'Answer: 3. Slow start: ...'
+
+and as a widget (display ``ex``): an input suited to the kind, a "Check" button, then the
+verdict with the explanation (and, with ``view=...``, a picture of the run). Feedback is
+written with ``Output.append_display_data`` (never ``with out: print()``, which nbval
+records in the cell instead of the widget).
+
+Kinds: ``"number"`` (within ``tolerance``), ``"choice"`` (one of ``choices``), ``"order"``
+(``choices`` put in order), ``"text"`` (compared ignoring case and spacing; ``answer`` may
+be a list of accepted answers).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as W
+
+from ..trace.run import Run
+
+KINDS = ("number", "choice", "order", "text")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The result of checking a prediction.
+
+    ``correct``: the prediction matches. ``expected``: the answer computed from the run
+    (``None`` when the prediction could not be read: then nothing is revealed).
+    ``message``: one sentence for the learner. ``valid``: the prediction could be read.
+    """
+
+    correct: bool
+    expected: Any
+    message: str
+    valid: bool = True
+
+
+def _norm_text(value: Any) -> str:
+    return " ".join(str(value).split()).casefold()
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return " → ".join(str(v) for v in value)
+    return str(value)
+
+
+class Exercise:
+    """A predict-then-reveal question about a run (see the module docstring).
+
+    ``prompt``: the question. ``kind``: ``"number" | "choice" | "order" | "text"``.
+    ``answer``: the expected value, or ``callable(run) -> value`` computed from the run.
+    ``run``: a :class:`~k8sjobs.trace.Run`, or a zero-argument callable that builds one
+    (called once, lazily, on the first check or reveal). ``explanation``: text, or
+    ``callable(run, expected) -> str``. ``choices``: the options (``choice``) or the items
+    to order (``order``). ``tolerance``: how far a number may be off and still count.
+    ``view`` (optional): a view name (see ``k8sjobs.viz.VIEWS``) shown after checking, at
+    ``view_cycle`` (default: the last cycle).
+    """
+
+    def __init__(self, prompt: str, *, kind: str, answer: Any, run: Run | Callable[[], Run] | None,
+                 explanation: str | Callable[[Run, Any], str], choices: Sequence[Any] | None = None,
+                 tolerance: float = 0, view: str | None = None, view_cycle: int | None = None) -> None:
+        if kind not in KINDS:
+            raise ValueError(f'kind: Unsupported value: "{kind}": supported values: '
+                             + ", ".join(f'"{k}"' for k in KINDS))
+        if kind in ("choice", "order"):
+            if not choices or len(choices) < 2:
+                raise ValueError(f"choices: a {kind} exercise needs at least two choices")
+            if len({str(c) for c in choices}) != len(choices):
+                raise ValueError("choices: must be distinct")
+        if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
+            raise ValueError(f"tolerance: must be a number >= 0, got {tolerance!r}")
+        if callable(answer) and run is None:
+            raise ValueError("run: an answer computed from the run needs a run (or a callable building one)")
+        self.prompt = prompt
+        self.kind = kind
+        self.choices = list(choices) if choices is not None else None
+        self.tolerance = tolerance
+        self._answer = answer
+        self._run_source = run
+        self._run: Run | None = run if isinstance(run, Run) else None
+        self._explanation = explanation
+        self._expected: Any = None
+        self._computed = False
+        self.view = view
+        self.view_cycle = view_cycle
+        self.attempts = 0
+        self.last: Verdict | None = None
+        if not callable(answer):
+            self._check_answer(answer)
+        self._build()
+
+    # ------------------------------------------------------------------ the model
+
+    @property
+    def run(self) -> Run | None:
+        """The run the answer is computed from (built on first use)."""
+        if self._run is None and callable(self._run_source):
+            run = self._run_source()
+            if not isinstance(run, Run):
+                raise TypeError(f"run: the callable must return a k8sjobs Run, got {type(run).__name__}")
+            self._run = run
+        return self._run
+
+    @property
+    def expected(self) -> Any:
+        """The answer, computed from the run (once)."""
+        if not self._computed:
+            value = self._answer(self.run) if callable(self._answer) else self._answer
+            self._check_answer(value)
+            self._expected = value
+            self._computed = True
+        return self._expected
+
+    def _check_answer(self, value: Any) -> None:
+        """Catch a lesson whose answer cannot match any prediction (a bug in the lesson)."""
+        k = self.kind
+        if k == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(f"answer: a number exercise needs a number, got {value!r}")
+        if k == "choice" and str(value) not in {str(c) for c in self.choices}:
+            raise ValueError(f"answer: {value!r} is not one of the choices {self.choices!r}")
+        if k == "order" and (not isinstance(value, (list, tuple))
+                             or sorted(map(str, value)) != sorted(map(str, self.choices))):
+            raise ValueError(f"answer: an order exercise needs the choices in some order, got {value!r}")
+        if k == "text" and not (isinstance(value, str) or (isinstance(value, (list, tuple, set, frozenset))
+                                                           and value and all(isinstance(v, str) for v in value))):
+            raise ValueError(f"answer: a text exercise needs a string or a list of accepted strings, got {value!r}")
+
+    def explanation(self) -> str:
+        """The explanation (computed from the run and the answer if it is a callable)."""
+        e = self._explanation
+        return e(self.run, self.expected) if callable(e) else str(e)
+
+    def _parse(self, prediction: Any) -> tuple[Any, str]:
+        """(value, problem): the prediction as the kind needs it, or why it cannot be read."""
+        k = self.kind
+        if prediction is None or (isinstance(prediction, str) and not prediction.strip()):
+            return None, {"number": "Enter a number first.", "choice": "Pick one of the choices first.",
+                          "order": "Put the items in order first.", "text": "Type an answer first."}[k]
+        if k == "number":
+            if isinstance(prediction, bool):
+                return None, f"Enter a number (got {prediction!r})."
+            if isinstance(prediction, (int, float)):
+                value = prediction
+            else:
+                try:
+                    value = float(str(prediction).strip().replace(",", "."))
+                except ValueError:
+                    return None, f"Enter a number, such as 4 or 2.5 (got {str(prediction)!r})."
+            if not math.isfinite(value):
+                return None, f"Enter a finite number (got {prediction!r})."
+            return value, ""
+        if k == "choice":
+            by_text = {str(c): c for c in self.choices}
+            if str(prediction) in by_text:
+                return by_text[str(prediction)], ""
+            if isinstance(prediction, int) and not isinstance(prediction, bool) and 0 <= prediction < len(self.choices):
+                return self.choices[prediction], ""
+            return None, f"{str(prediction)!r} is not one of the choices: " + ", ".join(map(str, self.choices)) + "."
+        if k == "order":
+            items = [s.strip() for s in prediction.split(",")] if isinstance(prediction, str) else list(prediction)
+            if sorted(map(str, items)) != sorted(map(str, self.choices)):
+                return None, "Use each of these exactly once: " + ", ".join(map(str, self.choices)) + "."
+            return [str(i) for i in items], ""
+        return str(prediction), ""
+
+    def _matches(self, value: Any, expected: Any) -> bool:
+        k = self.kind
+        if k == "number":
+            return abs(value - expected) <= self.tolerance + 1e-9
+        if k == "choice":
+            return str(value) == str(expected)
+        if k == "order":
+            return list(value) == [str(e) for e in expected]
+        accepted = [expected] if isinstance(expected, str) else list(expected)
+        return _norm_text(value) in {_norm_text(a) for a in accepted}
+
+    def check(self, prediction: Any) -> Verdict:
+        """Check a prediction against the answer computed from the run.
+
+        A prediction that cannot be read (empty, not a number, not a choice) gives
+        ``Verdict(valid=False, expected=None)`` with what to enter, and reveals nothing.
+        """
+        value, problem = self._parse(prediction)
+        if problem:
+            verdict = Verdict(False, None, problem, valid=False)
+            self.last = verdict
+            return verdict
+        expected = self.expected
+        self.attempts += 1
+        shown = _fmt(expected if self.kind != "text" or isinstance(expected, str) else sorted(expected)[0])
+        if self._matches(value, expected):
+            if self.kind == "number" and self.tolerance and value != expected:
+                msg = f"Correct: you said {_fmt(value)}; the run gives {shown} (within ±{_fmt(self.tolerance)})."
+            else:
+                msg = f"Correct: {shown}."
+        else:
+            msg = f"Not quite: you said {_fmt(value)}; the run gives {shown}."
+            if self.kind == "order":
+                right = sum(1 for a, b in zip(value, expected) if a == str(b))
+                msg += f" {right} of {len(expected)} in the right place."
+        verdict = Verdict(self._matches(value, expected), expected, msg)
+        self.last = verdict
+        return verdict
+
+    def reveal(self) -> str:
+        """The answer and the explanation, as text."""
+        expected = self.expected
+        if self.kind == "text" and not isinstance(expected, str):
+            expected = sorted(expected)[0]
+        return f"Answer: {_fmt(expected)}. {self.explanation()}"
+
+    # ------------------------------------------------------------------ the widget
+
+    def _build(self) -> None:
+        label = f"Your prediction ({self.kind})"
+        self.prompt_html = W.HTML(f"<div class='k8sjobs-exercise-prompt'>"
+                                  f"{html.escape(self.prompt).replace(chr(10), '<br>')}</div>")
+        k = self.kind
+        self.up_button = self.down_button = None
+        if k == "number":
+            self.input = W.Text(placeholder="a number, e.g. 4", description="Prediction",
+                                description_allow_html=False, tooltip=label,
+                                layout=W.Layout(width="260px"))
+        elif k == "choice":
+            self.input = W.RadioButtons(options=[str(c) for c in self.choices], value=None,
+                                        description="Prediction", tooltip=label,
+                                        layout=W.Layout(width="auto"))
+        elif k == "order":
+            self.input = W.Select(options=[str(c) for c in self.choices], value=str(self.choices[0]),
+                                  rows=min(len(self.choices), 8), description="Order",
+                                  tooltip="First to last; select an item and move it",
+                                  layout=W.Layout(width="360px"))
+            self.up_button = W.Button(description="Move up", icon="arrow-up",
+                                      tooltip="Move the selected item one place earlier")
+            self.down_button = W.Button(description="Move down", icon="arrow-down",
+                                        tooltip="Move the selected item one place later")
+            self.up_button.on_click(lambda _b: self._move(-1))
+            self.down_button.on_click(lambda _b: self._move(+1))
+        else:
+            self.input = W.Text(placeholder="your answer", description="Prediction", tooltip=label,
+                                layout=W.Layout(width="360px"))
+        self.check_button = W.Button(description="Check", button_style="primary",
+                                     tooltip="Check your prediction against the simulation")
+        self.check_button.on_click(lambda _b: self._on_check())
+        self.feedback = W.Output(layout=W.Layout(min_height="1.5em"))
+        self.feedback.add_class("k8sjobs-exercise-feedback")
+        controls: list[W.Widget] = [self.input]
+        if self.up_button is not None:
+            controls.append(W.VBox([self.up_button, self.down_button]))
+        controls.append(self.check_button)
+        self.widget = W.VBox([self.prompt_html, W.HBox(controls, layout=W.Layout(align_items="flex-start",
+                                                                               flex_flow="row wrap")),
+                              self.feedback])
+        self.widget.add_class("k8sjobs-exercise")
+
+    def _move(self, delta: int) -> None:
+        opts = list(self.input.options)
+        item = self.input.value
+        if item is None:
+            return
+        i = opts.index(item)
+        j = i + delta
+        if not 0 <= j < len(opts):
+            return
+        opts[i], opts[j] = opts[j], opts[i]
+        self.input.options = opts
+        self.input.value = item
+
+    def prediction(self) -> Any:
+        """What the widget's input holds now (the order as a list for ``order``)."""
+        if self.kind == "order":
+            return list(self.input.options)
+        return self.input.value
+
+    def _on_check(self) -> Verdict:
+        self.feedback.outputs = ()
+        try:
+            verdict = self.check(self.prediction())
+        except Exception as exc:  # a lesson bug (answer or run raised): say so, never a traceback
+            verdict = Verdict(False, None, f"This exercise could not compute its answer: {type(exc).__name__}: "
+                                           f"{exc}", valid=False)
+            self.last = verdict
+            self._show(verdict, None)
+            return verdict
+        self._show(verdict, self.explanation() if verdict.valid else None)
+        return verdict
+
+    def _show(self, verdict: Verdict, explanation: str | None) -> None:
+        from IPython.display import HTML
+
+        cls = "correct" if verdict.correct else ("wrong" if verdict.valid else "invalid")
+        mark = "✔" if verdict.correct else ("✘" if verdict.valid else "!")
+        body = (f"<div class='k8sjobs-verdict k8sjobs-verdict-{cls}' role='status'>"
+                f"<b>{mark} {html.escape(verdict.message)}</b>")
+        if explanation:
+            body += f"<div class='k8sjobs-explanation-text'>{html.escape(explanation)}</div>"
+        body += "</div>"
+        self.feedback.append_display_data(HTML(body))
+        if verdict.valid and self.view is not None:
+            self.feedback.append_display_data(self._view_figure())
+
+    def _view_figure(self) -> Any:
+        import plotly.graph_objects as go
+
+        from .. import viz
+
+        run = self.run
+        k = self.view_cycle if self.view_cycle is not None else len(run)
+        return go.FigureWidget(viz.figure(self.view, run.trace, k))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+__all__ = ["KINDS", "Exercise", "Verdict"]

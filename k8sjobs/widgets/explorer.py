@@ -1,0 +1,561 @@
+"""The lesson dashboard: step through a Job's reconcile cycles and watch every view follow.
+
+:class:`Explorer` is a thin view over :class:`~k8sjobs.widgets.state.ExplorerState`: its
+buttons call the state's methods; the state tells the view it changed; the view redraws.
+
+* **Stepping**: "Back", "Step", a Play/Pause control (an ipywidgets ``Play`` linked in the
+  browser to the cycle slider with ``jslink``, so the animation runs where the kernel cannot
+  sleep), an interval control for its speed, the cycle slider to seek, and "Reset". The
+  status line (an HTML widget with the CSS class ``k8sjobs-status``) always reads
+  ``cycle N of M · t=T s · <why>``.
+* **Views**: one plotly ``FigureWidget`` per view (tabs when there are more than two), each
+  updated in place inside ``batch_update()`` with :func:`k8sjobs.viz.apply`, never displayed
+  again; a view in a hidden tab is built when its tab is first opened and redrawn when it is
+  shown. Each view has a text twin (a toggle shows it) for screen readers.
+* **Why**: a panel with the current cycle's decisions in words, each with its rule id.
+* **Editing**: the Job's YAML with "Apply" (create the Job again and re-run) and "Apply to
+  the running Job" (``kubectl apply`` right after this cycle); errors as the API server
+  phrases them; nothing is lost on error.
+* **Faults**: fail a pod with an exit code, evict or delete a pod, lose or add a node, fail the
+  next N creations, set a pod quota, change the informer lag, suspend, resume, scale. Acting
+  at a past cycle forks the run there (the panel says so).
+
+Voila note: plotly's FigureWidget builds a *new* view (a Voila page, a reloaded Lab page) from
+state it refreshes only when it is created or displayed on its own. Figures here are a
+subclass that refreshes that state whenever a front end asks for the full state, so a page
+opened after any number of steps shows the current picture.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from functools import wraps
+from typing import Any
+
+import ipywidgets as W
+import plotly.graph_objects as go
+
+from .. import viz
+from .state import ExplorerState, format_seconds
+
+VIEW_TITLES = {
+    "timeline": "Timeline", "counts": "Counts", "slow_start": "Slow start", "backoff": "Back-off",
+    "deletion": "Deletion order", "expectations": "Expectations", "ownership": "Ownership",
+    "control_loop": "Control loop", "events": "Events",
+}
+
+CSS = """
+<style>
+.k8sjobs-explorer { font-family: var(--jp-ui-font-family, sans-serif); }
+.k8sjobs-explorer .k8sjobs-status { font-size: 14px; font-weight: 600; padding: 2px 4px;
+  border-left: 4px solid #1f77b4; background: var(--jp-layout-color2, #f3f3f3); }
+.k8sjobs-explorer .k8sjobs-status .widget-html-content { white-space: normal; line-height: 1.4; }
+.k8sjobs-explorer .k8sjobs-error .widget-html-content { white-space: pre-wrap; overflow-wrap: anywhere;
+  color: #8b0000; background: #fff0f0; border: 1px solid #d9a0a0; padding: 4px 6px; line-height: 1.35;
+  max-height: 12em; overflow-y: auto; font-family: var(--jp-code-font-family, monospace); font-size: 12px; }
+.k8sjobs-explorer .k8sjobs-notice .widget-html-content { white-space: normal; color: #23416b; line-height: 1.35; }
+.k8sjobs-explorer .k8sjobs-fork-note .widget-html-content { white-space: normal; line-height: 1.35; font-size: 12px; }
+.k8sjobs-explorer .k8sjobs-explanation .widget-html-content { white-space: normal; line-height: 1.4;
+  font-size: 13px; max-height: 560px; overflow-y: auto; }
+.k8sjobs-explorer .k8sjobs-explanation ol { padding-left: 1.4em; margin: 4px 0; }
+.k8sjobs-explorer .k8sjobs-explanation li { margin-bottom: 3px; }
+.k8sjobs-explorer .k8sjobs-explanation code { font-size: 11px; background: var(--jp-layout-color2, #eee);
+  padding: 0 2px; }
+.k8sjobs-explorer .k8sjobs-twin pre { white-space: pre; overflow: auto; max-height: 320px; font-size: 12px;
+  margin: 0; padding: 4px; background: var(--jp-layout-color2, #f7f7f7); }
+.k8sjobs-explorer .k8sjobs-yaml textarea { font-family: var(--jp-code-font-family, monospace);
+  font-size: 12px; }
+.k8sjobs-explorer .widget-tab > .p-TabBar .p-TabBar-tab,
+.k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-tab { min-width: 0; flex: 0 1 auto; }
+</style>
+"""
+
+
+class _LiveFigureWidget(go.FigureWidget):
+    """A FigureWidget whose full state (what a newly opened page builds its view from) is current.
+
+    plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and on direct display;
+    updates after that travel as one-off messages. A front end that connects later (Voila after
+    the execution pass, a reloaded page) asks for the full state: refresh it then.
+    """
+
+    def get_state(self, key=None, drop_defaults=False):  # noqa: D102 -- ipywidgets API
+        if key is None and "_data" in self.__dict__ and "_layout_obj" in self.__dict__:  # not during __init__
+            self._trait_values["_widget_data"] = deepcopy(self._data)
+            self._trait_values["_widget_layout"] = deepcopy(self._layout_obj._props)
+        return super().get_state(key=key, drop_defaults=drop_defaults)
+
+
+def _guard(method: Callable) -> Callable:
+    """Widget callbacks never raise into the front end: a failure is shown in the error area."""
+
+    @wraps(method)
+    def wrapper(self: Explorer, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 -- shown to the learner instead of a traceback
+            self._show_error([f"{method.__name__.strip('_').replace('_', ' ')} failed: "
+                              f"{type(exc).__name__}: {exc}"])
+            return None
+
+    return wrapper
+
+
+def _button(description: str, tooltip: str, **kw: Any) -> W.Button:
+    return W.Button(description=description, tooltip=tooltip, layout=W.Layout(width="auto"), **kw)
+
+
+_WIDE = {"description_width": "initial"}
+
+
+class Explorer:
+    """An interactive lesson surface for one Job manifest (see the module docstring).
+
+    ``manifest``: YAML text, a path to a YAML file, a dict or a Job. ``seed``, ``nodes``,
+    ``informer_lag`` (and other :class:`~k8sjobs.sim.SimConfig` fields as keywords): the
+    simulation. ``views``: view names from ``k8sjobs.viz.VIEWS`` (default: all), in tab
+    order; one or two views are shown side by side instead of in tabs. ``start_cycle``: the
+    cycle shown first and after Reset (negative counts from the end).
+
+    Display it (last expression of a cell, or ``display(explorer)``). Drive it from code
+    with the same methods the buttons use: :meth:`step`, :meth:`back`, :meth:`seek`,
+    :meth:`reset`, :meth:`act`, :meth:`apply_yaml`; read :attr:`state`.
+    """
+
+    def __init__(self, manifest: Any, *, seed: int = 0, nodes: int = 3, informer_lag: float = 0.0,
+                 views: Sequence[str] | str | None = None, start_cycle: int = 0, **settings: Any) -> None:
+        self.views = self._check_views(views)
+        self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
+                                   start_cycle=start_cycle, **settings)
+        self._syncing = False
+        self._run_id = 0
+        self._drawn: dict[str, tuple[int, int]] = {}
+        self._twin_drawn: dict[str, tuple[int, int]] = {}
+        self.figures: dict[str, go.FigureWidget] = {}
+        """The FigureWidget of each view built so far (a view in a hidden tab is built when opened)."""
+        self._build()
+        self.state.on_change(self._on_state_change)
+        self._refresh_all()
+
+    @staticmethod
+    def _check_views(views: Sequence[str] | str | None) -> tuple[str, ...]:
+        if views is None:
+            return tuple(viz.VIEWS)
+        names = (views,) if isinstance(views, str) else tuple(views)
+        unknown = [v for v in names if v not in viz.VIEWS]
+        if unknown or not names:
+            raise ValueError(f"views: unknown view(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
+                             f"views: {', '.join(viz.VIEWS)}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"views: each view at most once, got {list(names)}")
+        return names
+
+    # ------------------------------------------------------------------ building
+
+    def _build(self) -> None:
+        s = self.state
+        n = s.n_cycles
+        # -- stepping
+        self.back_button = _button("Back", "Go back one reconcile cycle", icon="step-backward")
+        self.step_button = _button("Step", "Go forward one reconcile cycle", icon="step-forward",
+                                   button_style="primary")
+        self.reset_button = _button("Reset", "Start over: the original manifest and settings, no faults")
+        self.play = W.Play(value=s.cycle, min=0, max=n, step=1, interval=800, repeat=False, show_repeat=False,
+                           description="Play", tooltip="Play / pause: step through the cycles automatically")
+        self.speed = W.IntSlider(value=800, min=100, max=3000, step=100, description="ms per cycle",
+                                 tooltip="Speed of Play: milliseconds between two cycles",
+                                 continuous_update=True, style=_WIDE, layout=W.Layout(width="260px"))
+        self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description="Cycle",
+                                  tooltip="Seek: the reconcile cycle shown (0 = before the first sync)",
+                                  continuous_update=False, layout=W.Layout(width="360px"))
+        # Browser-side links: Play moves the slider without the kernel sleeping.
+        self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
+                       W.jslink((self.speed, "value"), (self.play, "interval"))]
+        self.back_button.on_click(lambda _b: self.back())
+        self.step_button.on_click(lambda _b: self.step())
+        self.reset_button.on_click(lambda _b: self.reset())
+        self.slider.observe(self._on_slider, names="value")
+        self.status = W.HTML(layout=W.Layout(width="100%"))
+        self.status.add_class("k8sjobs-status")
+        self.error = W.HTML(layout=W.Layout(width="100%", display="none"))
+        self.error.add_class("k8sjobs-error")
+        self.notice = W.HTML(layout=W.Layout(width="100%", display="none"))
+        self.notice.add_class("k8sjobs-notice")
+        transport = W.HBox([self.back_button, self.step_button, self.play, self.speed, self.slider,
+                            self.reset_button],
+                           layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px"))
+        header = W.VBox([transport, self.status, self.error, self.notice], layout=W.Layout(grid_gap="4px"))
+
+        # -- views
+        self._view_boxes: dict[str, W.Box] = {}
+        self._twin_toggles: dict[str, W.ToggleButton] = {}
+        self._twins: dict[str, W.HTML] = {}
+        panes = []
+        for v in self.views:
+            box = W.Box(layout=W.Layout(width="100%", min_height="260px"))
+            toggle = W.ToggleButton(value=False, description=f"Text version: {VIEW_TITLES.get(v, v)}",
+                                    tooltip="Show the same facts as text (for screen readers and copying)",
+                                    icon="align-left", layout=W.Layout(width="auto"))
+            twin = W.HTML(layout=W.Layout(display="none", width="100%"))
+            twin.add_class("k8sjobs-twin")
+            toggle.observe(lambda ch, v=v: self._on_twin_toggle(v, ch["new"]), names="value")
+            self._view_boxes[v], self._twin_toggles[v], self._twins[v] = box, toggle, twin
+            pane = W.VBox([box, toggle, twin], layout=W.Layout(width="100%"))
+            pane.add_class(f"k8sjobs-view-{v}")
+            panes.append(pane)
+        if len(self.views) > 2:
+            self.tabs: W.Tab | None = W.Tab(children=panes, titles=[VIEW_TITLES.get(v, v) for v in self.views],
+                                            selected_index=0, layout=W.Layout(width="100%"))
+            self.tabs.observe(self._on_tab, names="selected_index")
+            views_area: W.Widget = self.tabs
+        else:
+            self.tabs = None
+            grid = W.GridspecLayout(1, len(self.views), width="100%", grid_gap="8px")
+            for i, pane in enumerate(panes):
+                grid[0, i] = pane
+            views_area = grid
+        views_area.add_class("k8sjobs-views")
+        for v in self.visible_views():
+            self.figure_widget(v)
+
+        # -- why this cycle
+        self.explanation = W.HTML(layout=W.Layout(width="100%"))
+        self.explanation.add_class("k8sjobs-explanation")
+        why = W.VBox([W.HTML("<b>Why this cycle</b>"), self.explanation],
+                     layout=W.Layout(width="100%", padding="0 0 0 8px"))
+
+        # -- faults and actions, editing
+        self.fork_note = W.HTML(layout=W.Layout(width="100%"))
+        self.fork_note.add_class("k8sjobs-fork-note")
+        self.pod_menu = W.Dropdown(options=[], description="Pod", tooltip="A pod of the Job at this cycle",
+                                   layout=W.Layout(width="330px"))
+        self.exit_code = W.IntText(value=1, description="Exit code", style=_WIDE,
+                                   tooltip="The exit code the pod's container fails with (0-255)",
+                                   layout=W.Layout(width="150px"))
+        self.fail_pod_button = _button("Fail pod", "The pod's container exits now with this exit code",
+                                       button_style="danger")
+        self.evict_pod_button = _button("Evict pod", "Evict through the Eviction API: DisruptionTarget, then a "
+                                                     "graceful delete")
+        self.delete_pod_button = _button("Delete pod", "kubectl delete pod (graceful)")
+        self.node_menu = W.Dropdown(options=[], description="Node", tooltip="A node of the cluster at this cycle",
+                                    layout=W.Layout(width="220px"))
+        self.lose_node_button = _button("Lose node", "The node disappears; its pods fail after the node-lost "
+                                                     "delay", button_style="danger")
+        self.add_node_button = _button("Add node", "Add a Ready node to the cluster")
+        self.fail_creates = W.IntText(value=2, description="Creations", tooltip="How many pod creations fail",
+                                      layout=W.Layout(width="160px"))
+        self.fail_creates_button = _button("Fail next creations", "The next N pod creations fail with an API "
+                                                                  "error")
+        self.quota = W.IntText(value=2, description="Pod quota", style=_WIDE,
+                               tooltip="A ResourceQuota on pods in the namespace", layout=W.Layout(width="160px"))
+        self.quota_button = _button("Set pod quota", "Creations beyond this many pods are forbidden")
+        self.remove_quota_button = _button("Remove quota", "Remove the pod quota")
+        self.lag = W.FloatText(value=float(s.config.informer_lag), description="Informer lag (s)", style=_WIDE,
+                               tooltip="How late watch events reach the controller's caches",
+                               layout=W.Layout(width="200px"))
+        self.lag_button = _button("Set informer lag", "From now on, the controller sees changes this late")
+        self.suspend_button = _button("Suspend", "Set spec.suspend=true: active pods are deleted")
+        self.resume_button = _button("Resume", "Set spec.suspend=false: pods are created again")
+        spec = s.run.manifest.spec
+        self.parallelism = W.IntText(value=spec.parallelism if spec.parallelism is not None else 1,
+                                     description="Parallelism", style=_WIDE,
+                                     tooltip="The new spec.parallelism", layout=W.Layout(width="170px"))
+        self.scale_button = _button("Scale", "Set spec.parallelism (kubectl scale)")
+        self.fail_pod_button.on_click(lambda _b: self._act_on_pod("fail_pod"))
+        self.evict_pod_button.on_click(lambda _b: self._act_on_pod("evict_pod"))
+        self.delete_pod_button.on_click(lambda _b: self._act_on_pod("delete_pod"))
+        self.lose_node_button.on_click(lambda _b: self._lose_node())
+        self.add_node_button.on_click(lambda _b: self.act("add_node"))
+        self.fail_creates_button.on_click(lambda _b: self.act("fail_next_creates", n=self.fail_creates.value))
+        self.quota_button.on_click(lambda _b: self.act("set_pod_quota", pods=self.quota.value))
+        self.remove_quota_button.on_click(lambda _b: self.act("set_pod_quota", pods=None))
+        self.lag_button.on_click(lambda _b: self.act("set_informer_lag", seconds=self.lag.value))
+        self.suspend_button.on_click(lambda _b: self.act("suspend"))
+        self.resume_button.on_click(lambda _b: self.act("resume"))
+        self.scale_button.on_click(lambda _b: self.act("scale", parallelism=self.parallelism.value))
+        row = W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")
+        faults = W.VBox([
+            self.fork_note,
+            W.HBox([self.pod_menu, self.exit_code, self.fail_pod_button, self.evict_pod_button,
+                    self.delete_pod_button], layout=row),
+            W.HBox([self.node_menu, self.lose_node_button, self.add_node_button], layout=row),
+            W.HBox([self.fail_creates, self.fail_creates_button, self.quota, self.quota_button,
+                    self.remove_quota_button], layout=row),
+            W.HBox([self.lag, self.lag_button, self.suspend_button, self.resume_button, self.parallelism,
+                    self.scale_button], layout=row),
+        ], layout=W.Layout(grid_gap="6px"))
+        faults.add_class("k8sjobs-faults")
+
+        self.yaml = W.Textarea(value=s.manifest_text, description="", rows=18,
+                               tooltip="The Job manifest (YAML); Apply to run it",
+                               layout=W.Layout(width="100%"))
+        self.yaml.add_class("k8sjobs-yaml")
+        self.apply_button = _button("Apply", "Create the Job again from this YAML and simulate it from the "
+                                             "start (if the API server refuses it, nothing changes)",
+                                    button_style="primary")
+        self.apply_edit_button = _button("Apply to the running Job", "kubectl apply right after this cycle: "
+                                                                     "forks the run here; immutable fields "
+                                                                     "are refused")
+        self.revert_button = _button("Revert text", "Put back the manifest of the current run")
+        self.apply_button.on_click(lambda _b: self.apply_yaml(self.yaml.value))
+        self.apply_edit_button.on_click(lambda _b: self.apply_yaml(self.yaml.value, mode="edit"))
+        self.revert_button.on_click(lambda _b: self._revert_text())
+        edit = W.VBox([self.yaml, W.HBox([self.apply_button, self.apply_edit_button, self.revert_button],
+                                         layout=row)])
+        edit.add_class("k8sjobs-edit")
+        self.tools = W.Tab(children=[faults, edit], titles=["Faults and actions", "Edit the Job (YAML)"],
+                           selected_index=0, layout=W.Layout(width="100%"))
+        self.tools.observe(lambda _ch: self._refresh_menus(), names="selected_index")
+
+        self.widget = W.AppLayout(header=header, center=views_area, right_sidebar=why, footer=self.tools,
+                                  pane_widths=["0px", "3fr", "1fr"], grid_gap="8px", width="100%")
+        # AppLayout accepts only px/fr heights; rows sized by their content read best here.
+        self.widget.layout.grid_template_rows = "auto auto auto"
+        self.root = W.VBox([W.HTML(CSS), self.widget], layout=W.Layout(width="100%"))
+        self.root.add_class("k8sjobs-explorer")
+
+    # ------------------------------------------------------------------ views
+
+    def visible_views(self) -> list[str]:
+        """The views on screen now (the selected tab, or all when they are side by side)."""
+        if self.tabs is None:
+            return list(self.views)
+        i = self.tabs.selected_index
+        return [self.views[i]] if i is not None and 0 <= i < len(self.views) else []
+
+    def figure_widget(self, view: str) -> go.FigureWidget:
+        """The FigureWidget of ``view`` (built now if its tab was never shown), up to date."""
+        if view not in self.views:
+            raise ValueError(f"unknown view {view!r}; this explorer shows: {', '.join(self.views)}")
+        fw = self.figures.get(view)
+        if fw is None:
+            fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle))
+            self.figures[view] = fw
+            self._drawn[view] = self._key()
+            self._view_boxes[view].children = (fw,)
+        else:
+            self._redraw(view)
+        return fw
+
+    def text_twin(self, view: str) -> str:
+        """The text twin of ``view`` at the current cycle (what the "Text version" toggle shows)."""
+        return viz.text(view, self.state.trace, self.state.cycle)
+
+    def _key(self) -> tuple[int, int]:
+        return (self._run_id, self.state.cycle)
+
+    def _redraw(self, view: str) -> None:
+        fw = self.figures.get(view)
+        if fw is None or self._drawn.get(view) == self._key():
+            return
+        new = viz.figure(view, self.state.trace, self.state.cycle)
+        with fw.batch_update():
+            viz.apply(fw, new)
+        self._drawn[view] = self._key()
+
+    def _redraw_twin(self, view: str) -> None:
+        if not self._twin_toggles[view].value or self._twin_drawn.get(view) == self._key():
+            return
+        self._twins[view].value = f"<pre>{html.escape(self.text_twin(view))}</pre>"
+        self._twin_drawn[view] = self._key()
+
+    def _redraw_visible(self) -> None:
+        for v in self.visible_views():
+            try:
+                if v in self.figures:
+                    self._redraw(v)
+                else:
+                    self.figure_widget(v)
+                self._redraw_twin(v)
+            except Exception as exc:  # noqa: BLE001 -- a broken view must not break the dashboard
+                self._show_error([f"the {v} view could not be drawn at cycle {self.state.cycle}: "
+                                  f"{type(exc).__name__}: {exc}"])
+
+    @_guard
+    def _on_tab(self, _change: dict) -> None:
+        self._redraw_visible()
+
+    @_guard
+    def _on_twin_toggle(self, view: str, shown: bool) -> None:
+        self._twins[view].layout.display = "block" if shown else "none"
+        if shown:
+            self._redraw_twin(view)
+
+    # ------------------------------------------------------------------ state -> widgets
+
+    def _on_state_change(self, kind: str) -> None:
+        if kind == "error":
+            self._show_error(self.state.last_error)
+            return
+        if kind == "run":
+            self._run_id += 1
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        s = self.state
+        self._syncing = True
+        try:
+            n = s.n_cycles
+            # order matters: widen before moving, so no value is ever out of range
+            if self.slider.max != n:
+                if n > self.slider.max:
+                    self.slider.max = self.play.max = n
+                    self.slider.value = self.play.value = s.cycle
+                else:
+                    self.slider.value = self.play.value = s.cycle
+                    self.slider.max = self.play.max = n
+            if self.slider.value != s.cycle:
+                self.slider.value = s.cycle
+            if self.play.value != s.cycle:
+                self.play.value = s.cycle
+        finally:
+            self._syncing = False
+        self.back_button.disabled = s.at_start
+        self.step_button.disabled = s.at_end
+        self.status.value = f"<span role='status' aria-live='polite'>{html.escape(s.status_line())}</span>"
+        self._show_error(s.last_error)
+        self.notice.value = html.escape(s.notice)
+        self.notice.layout.display = "block" if s.notice else "none"
+        self.explanation.value = self._explanation_html()
+        self.fork_note.value = self._fork_note_html()
+        self._redraw_visible()
+        self._refresh_menus()
+
+    def _show_error(self, lines: Sequence[str]) -> None:
+        self.error.value = html.escape("\n".join(lines)) if lines else ""
+        self.error.layout.display = "block" if lines else "none"
+
+    def _explanation_html(self) -> str:
+        s = self.state
+        c = s.current
+        esc = html.escape
+        if c is None:
+            parts = [f"<p><b>Cycle 0 of {s.n_cycles}</b>, t=0 s: {esc(s.reason())}.</p>",
+                     "<p>Press <b>Step</b> to see the Job controller's first sync of this Job.</p>"]
+        else:
+            head = c.headline
+            parts = [f"<p><b>Cycle {c.index} of {s.n_cycles}</b>, t={format_seconds(c.t)} s:<br>"
+                     f"{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
+            if c.decisions:
+                parts.append("<p>What the sync did, in order:</p><ol>")
+                parts += [f"<li>{esc(' '.join(d.reason.split()))} <code>{esc(d.rule)}</code></li>"
+                          for d in c.decisions]
+                parts.append("</ol>")
+            if c.error:
+                parts.append(f"<p>The sync returned an error and will be retried: {esc(c.error)}</p>")
+            elif c.requeue_after is not None:
+                parts.append(f"<p>It asked to be synced again in {format_seconds(c.requeue_after)} s.</p>")
+            if c.events:
+                parts.append("<p>Events recorded:</p><ul>")
+                parts += [f"<li>{esc(e.type)} <b>{esc(e.reason)}</b>: {esc(e.message)}</li>" for e in c.events]
+                parts.append("</ul>")
+        acts = s.actions_at()
+        if acts:
+            parts.append("<p>Your action right after this cycle: "
+                         + ", ".join(f"<code>{esc(a.describe())}</code>" for a in acts) + "</p>")
+        return "".join(parts)
+
+    def _fork_note_html(self) -> str:
+        s = self.state
+        if s.at_end:
+            return (f"Actions apply right after the cycle shown (cycle {s.cycle}, the last one): "
+                    "the run continues from there.")
+        return (f"Actions apply right after the cycle shown (cycle {s.cycle} of {s.n_cycles}). "
+                f"<b>Acting at a past cycle forks the run</b>: cycles after {s.cycle} are simulated again "
+                "and actions you took later are dropped.")
+
+    def _refresh_menus(self) -> None:
+        """Pod and node menus (only while the faults tab is open: with many pods this is the costly part)."""
+        if self.tools.selected_index != 0:
+            return
+        key = self._key()
+        if getattr(self, "_menus_key", None) == key:
+            return
+        phases = self.state.pod_phases()
+        options = [(f"{name} · {phase}", name) for name, phase in phases.items()]
+        keep = self.pod_menu.value if self.pod_menu.value in phases else None
+        if keep is None:
+            keep = next((name for name, phase in phases.items() if phase == "Running"),
+                        next(iter(phases), None))
+        self.pod_menu.options = options
+        self.pod_menu.value = keep
+        nodes = self.state.nodes()
+        keep_node = self.node_menu.value if self.node_menu.value in nodes else (nodes[0] if nodes else None)
+        self.node_menu.options = nodes
+        self.node_menu.value = keep_node
+        self._menus_key = key
+
+    # ------------------------------------------------------------------ widgets -> state
+
+    @_guard
+    def _on_slider(self, change: dict) -> None:
+        if self._syncing or change["new"] == self.state.cycle:
+            return
+        self.state.seek(change["new"])
+
+    def _act_on_pod(self, action: str) -> list[str]:
+        self._refresh_menus()
+        pod = self.pod_menu.value
+        if not pod:
+            return self.state._refuse([f"{action}: choose a pod first (this cycle has no pods of the Job; step "
+                                       "forward until the controller has created some)"])
+        if action == "fail_pod":
+            return self.act("fail_pod", name=pod, exit_code=self.exit_code.value)
+        return self.act(action, name=pod)
+
+    def _lose_node(self) -> list[str]:
+        self._refresh_menus()
+        node = self.node_menu.value
+        if not node:
+            return self.state._refuse(["lose_node: choose a node first (no node is left at this cycle)"])
+        return self.act("lose_node", name=node)
+
+    def _revert_text(self) -> None:
+        self.yaml.value = self.state.manifest_text
+
+    # ------------------------------------------------------------------ the API the buttons use
+
+    @_guard
+    def step(self) -> bool:
+        """Next cycle (the Step button); False at the last one."""
+        return self.state.step()
+
+    @_guard
+    def back(self) -> bool:
+        """Previous cycle (the Back button); False at cycle 0."""
+        return self.state.back()
+
+    @_guard
+    def seek(self, cycle: int) -> list[str]:
+        """Go to a cycle (the slider); error lines if it does not exist."""
+        return self.state.seek(cycle)
+
+    @_guard
+    def reset(self) -> None:
+        """Start over (the Reset button): original manifest and settings, no actions."""
+        self.state.reset()
+        self.yaml.value = self.state.manifest_text
+        spec = self.state.run.manifest.spec
+        self.parallelism.value = spec.parallelism if spec.parallelism is not None else 1
+        self.lag.value = float(self.state.config.informer_lag)
+
+    @_guard
+    def act(self, action: str, **kwargs: Any) -> list[str]:
+        """Apply a fault or action right after the current cycle (forks the run); error lines if refused."""
+        return self.state.act(action, **kwargs)
+
+    @_guard
+    def apply_yaml(self, text: str, *, mode: str = "recreate") -> list[str]:
+        """Apply edited YAML (the Apply buttons); the API server's error lines if refused."""
+        errors = self.state.apply_yaml(text, mode=mode)
+        if not errors and self.yaml.value != text:
+            self.yaml.value = text
+        return errors
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+
+__all__ = ["Explorer", "VIEW_TITLES"]

@@ -1,0 +1,401 @@
+"""What the lesson dashboard shows, without any widget: a manifest, settings, a run, a cycle.
+
+:class:`ExplorerState` is the model behind :class:`~k8sjobs.widgets.explorer.Explorer` (the
+view is thin: buttons call these methods, then redraw). It is plain Python, so lessons,
+tests and scripts can drive it without a browser::
+
+    s = ExplorerState(open("examples/docs/indexed-job.yaml").read(), seed=0)
+    s.step(); s.step()
+    s.status_line()        # 'cycle 2 of 10 · t=1 s · nothing to change: 3 active, ...'
+    s.act("fail_pod", name=s.pods()[0], exit_code=3)   # forks the run after cycle 2
+    s.apply_yaml(text_with_parallelism_minus_one)      # -> ['The Job "indexed-job" is invalid: ...']
+
+Every method that takes learner input returns a list of error lines (empty when it
+worked) phrased as the API server or the simulator phrases them, and keeps the old state
+when there is an error: nothing typed or simulated is lost.
+
+Time travel comes from :class:`~k8sjobs.trace.Run`: moving to a cycle only rebuilds the
+world at that cycle from the recorded trace; acting at a cycle *forks* the run there (the
+past up to that cycle is kept, the action applies, and a new future is simulated; actions
+the old run had after that cycle are dropped).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import yaml
+
+from ..api.errors import DecodeError, InvalidError
+from ..api.types import Job, Phase
+from ..sim import ACTIONS, DEFAULT_MAX_TIME, SimConfig, SimulationError, load_job, yamlio_dump
+from ..trace.recorder import WorldState
+from ..trace.records import Cycle, Decision
+from ..trace.run import DEFAULT_MAX_CYCLES, Run
+
+SEP = " · "
+"""Separator of the status line's parts (a middle dot between spaces)."""
+
+BEFORE_FIRST_CYCLE = "before the first cycle: the Job is created; the controller has not synced it yet"
+"""The reason shown at cycle 0."""
+
+Listener = Callable[[str], None]
+"""``fn(kind)`` after a change: ``"cycle"`` (moved in the same run), ``"run"`` (a new run),
+``"error"`` (input refused; :attr:`ExplorerState.last_error` says why)."""
+
+
+def format_seconds(t: float) -> str:
+    """Simulated seconds with up to three decimals and no trailing zeros: ``0``, ``1.5``, ``12.125``."""
+    text = f"{t:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def error_lines(exc: BaseException) -> list[str]:
+    """The lines a learner sees for a refused input: the API server's or the simulator's phrasing."""
+    if isinstance(exc, InvalidError):
+        lines = exc.message().splitlines()
+    elif isinstance(exc, DecodeError):
+        lines = exc.render().splitlines()
+    elif isinstance(exc, TypeError):
+        # Simulation.fail_pod() got an unexpected keyword argument 'x' -> fail_pod() got ...
+        lines = [str(exc).replace("Simulation.", "", 1)]
+    else:
+        lines = str(exc).splitlines() or [type(exc).__name__]
+    return [line.rstrip() for line in lines if line.strip()]
+
+
+def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
+    """The YAML text of a manifest given as text, bytes, a document, a Job or a path to a file.
+
+    A one-line string ending in ``.yaml``, ``.yml`` or ``.json`` that names an existing file
+    is read from that file.
+    """
+    if isinstance(manifest, os.PathLike):
+        with open(manifest, encoding="utf-8") as f:
+            return f.read()
+    if isinstance(manifest, bytes):
+        return manifest.decode("utf-8", errors="replace")
+    if isinstance(manifest, str):
+        candidate = manifest.strip()
+        if ("\n" not in candidate and candidate.lower().endswith((".yaml", ".yml", ".json"))
+                and os.path.isfile(candidate)):
+            with open(candidate, encoding="utf-8") as f:
+                return f.read()
+        return manifest
+    if isinstance(manifest, Job):
+        return yamlio_dump(manifest)
+    if isinstance(manifest, dict):
+        return yaml.safe_dump(manifest, sort_keys=False)
+    raise TypeError(f"manifest: expected YAML text, a path, a dict or a Job, got {type(manifest).__name__}")
+
+
+def create_problems(text: str, source: str = "<manifest>") -> list[str]:
+    """What ``kubectl create`` would answer for ``text``: [] if the API server accepts it.
+
+    Decoding problems come as the decoder phrases them; field problems under the
+    ``The Job "name" is invalid:`` heading, one ``* field: rule`` line each when there are
+    several (as kubectl prints them).
+    """
+    from ..sim import validate
+
+    problems = validate(text, source)
+    if not problems:
+        return []
+    try:
+        name = load_job(text, source).metadata.name
+    except (DecodeError, ValueError):
+        return problems  # a decoding problem: already one line each
+    head = f'The Job "{name}" is invalid:'
+    if len(problems) == 1:
+        return [f"{head} {problems[0]}"]
+    return [head, *(f"* {p}" for p in problems)]
+
+
+class ExplorerState:
+    """A manifest, simulation settings, the current :class:`~k8sjobs.trace.Run` and a cycle.
+
+    ``manifest`` is YAML text, a path to a YAML file, a document (dict) or a Job. ``seed``,
+    ``nodes``, ``informer_lag`` and any other :class:`~k8sjobs.sim.SimConfig` field set the
+    simulation. ``start_cycle`` is where the learner starts (and where :meth:`reset` returns);
+    a negative number counts from the end (``-1`` is the last cycle). An invalid manifest or
+    setting raises ``ValueError`` naming every problem (that is the lesson writer's mistake,
+    not the learner's).
+    """
+
+    def __init__(self, manifest: Job | str | bytes | dict | os.PathLike, *, seed: int = 0, nodes: int = 3,
+                 informer_lag: float = 0.0, start_cycle: int = 0, max_time: float = DEFAULT_MAX_TIME,
+                 max_cycles: int = DEFAULT_MAX_CYCLES, **settings: Any) -> None:
+        text = manifest_text(manifest)
+        problems = create_problems(text)
+        if problems:
+            raise ValueError("the manifest is not a valid Job:\n" + "\n".join(problems))
+        self.config = SimConfig(seed=seed, nodes=nodes, informer_lag=informer_lag, **settings)
+        self.max_time = max_time
+        self.max_cycles = max_cycles
+        self.initial_text = text
+        self.initial_config = self.config
+        self.manifest_text = text
+        """The manifest the current run was created from (what Apply last accepted)."""
+        self.run = Run(text, self.config, max_time=max_time, max_cycles=max_cycles)
+        self.cycle = 0
+        """The cycle shown: 0 (before the first sync) to :attr:`n_cycles`."""
+        self.last_error: list[str] = []
+        """Why the last input was refused (empty if it was accepted)."""
+        self.notice = ""
+        """What the last accepted change did, in words (e.g. that an action forked the run)."""
+        self._listeners: list[Listener] = []
+        if not isinstance(start_cycle, int) or isinstance(start_cycle, bool):
+            raise ValueError(f"start_cycle: must be an integer, got {start_cycle!r}")
+        self.start_cycle = start_cycle
+        self.cycle = self._resolve_start()
+
+    # ------------------------------------------------------------------ observers
+
+    def on_change(self, fn: Listener) -> None:
+        """Call ``fn(kind)`` after every change (see :data:`Listener`)."""
+        self._listeners.append(fn)
+
+    def _changed(self, kind: str) -> None:
+        for fn in list(self._listeners):
+            fn(kind)
+
+    def _refuse(self, lines: list[str]) -> list[str]:
+        self.last_error = lines
+        self._changed("error")
+        return lines
+
+    def _accept(self, kind: str, notice: str = "") -> list[str]:
+        self.last_error = []
+        self.notice = notice
+        self._changed(kind)
+        return []
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def trace(self):
+        """The current run's :class:`~k8sjobs.trace.Trace`."""
+        return self.run.trace
+
+    @property
+    def n_cycles(self) -> int:
+        """How many reconcile cycles the current run has (the M of "cycle N of M")."""
+        return len(self.run)
+
+    @property
+    def t(self) -> float:
+        """Simulated seconds at the current cycle (0 before the first one)."""
+        return self.run.cycle(self.cycle).t if self.cycle else 0.0
+
+    @property
+    def current(self) -> Cycle | None:
+        """The current :class:`~k8sjobs.trace.Cycle` (None at cycle 0)."""
+        return self.run.cycle(self.cycle) if self.cycle else None
+
+    @property
+    def at_start(self) -> bool:
+        return self.cycle == 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.cycle >= self.n_cycles
+
+    @property
+    def actions(self) -> list:
+        """The actions the current run applied (:class:`~k8sjobs.sim.Action`, in order)."""
+        return list(self.run.actions)
+
+    def world(self) -> WorldState:
+        """The cluster right after the current cycle."""
+        return self.run.state_at(self.cycle)
+
+    def reason(self) -> str:
+        """The headline reason of the current cycle (why the controller did what it did)."""
+        c = self.current
+        return BEFORE_FIRST_CYCLE if c is None else " ".join(c.headline.reason.split())
+
+    def status_line(self) -> str:
+        """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
+        return f"cycle {self.cycle} of {self.n_cycles}{SEP}t={format_seconds(self.t)} s{SEP}{self.reason()}"
+
+    def decisions(self) -> list[Decision]:
+        """The current cycle's decisions in order (empty at cycle 0)."""
+        c = self.current
+        return list(c.decisions) if c is not None else []
+
+    def actions_at(self, cycle: int | None = None) -> list:
+        """The actions applied right after ``cycle`` (default: the current one)."""
+        k = self.cycle if cycle is None else cycle
+        return [a for a in self.run.actions if a.cycle == k]
+
+    def explanation(self) -> str:
+        """The current cycle's decision in words, with the rule id of every step.
+
+        The first line is the headline (rule and reason); then each decision of the sync in
+        order as ``[rule] reason``; then the Events the controller recorded and the learner
+        actions applied right after this cycle.
+        """
+        c = self.current
+        lines: list[str] = []
+        if c is None:
+            lines.append(f"Cycle 0 of {self.n_cycles}, t=0 s: {BEFORE_FIRST_CYCLE}.")
+            lines.append("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
+        else:
+            head = c.headline
+            lines.append(f"Cycle {c.index} of {self.n_cycles}, t={format_seconds(c.t)} s: "
+                         f"{' '.join(head.reason.split())} [{head.rule}]")
+            if c.decisions:
+                lines.append("What the sync did, in order:")
+                for d in c.decisions:
+                    lines.append(f"  [{d.rule}] {' '.join(d.reason.split())}")
+            if c.error:
+                lines.append(f"The sync returned an error and will be retried: {c.error}")
+            elif c.requeue_after is not None:
+                lines.append(f"It asked to be synced again in {format_seconds(c.requeue_after)} s.")
+            for e in c.events:
+                lines.append(f"Event {e.type} {e.reason}: {e.message}")
+        for a in self.actions_at():
+            lines.append(f"Learner action right after this cycle: {a.describe()}")
+        return "\n".join(lines)
+
+    def pod_phases(self) -> dict[str, str]:
+        """Each pod of the Job at the current cycle: name -> phase (``Terminating`` when being deleted)."""
+        out: dict[str, str] = {}
+        for p in self.world().pods:
+            phase = p.status.phase or Phase.PENDING
+            if p.metadata.deletion_timestamp is not None and phase not in (Phase.SUCCEEDED, Phase.FAILED):
+                phase = "Terminating"
+            out[p.metadata.name] = phase
+        return out
+
+    def pods(self) -> list[str]:
+        """Names of the Job's pods at the current cycle, in creation order (for the fault menus)."""
+        return list(self.pod_phases())
+
+    def nodes(self) -> list[str]:
+        """Names of the nodes at the current cycle (a lost node is gone)."""
+        return [n.metadata.name for n in self.world().nodes]
+
+    # ------------------------------------------------------------------ moving in time
+
+    def _resolve_start(self) -> int:
+        k = self.start_cycle
+        n = self.n_cycles
+        if k < 0:
+            k = n + 1 + k
+        return min(max(k, 0), n)
+
+    def step(self) -> bool:
+        """Go to the next cycle; False (and nothing changes) at the last one."""
+        if self.at_end:
+            return False
+        self.cycle += 1
+        self._accept("cycle")
+        return True
+
+    def back(self) -> bool:
+        """Go to the previous cycle; False (and nothing changes) at cycle 0."""
+        if self.at_start:
+            return False
+        self.cycle -= 1
+        self._accept("cycle")
+        return True
+
+    def seek(self, k: Any) -> list[str]:
+        """Go to cycle ``k`` (0 to :attr:`n_cycles`); returns error lines and stays put if it does not exist."""
+        if isinstance(k, str) and k.strip().lstrip("-").isdigit():
+            k = int(k.strip())
+        if not isinstance(k, int) or isinstance(k, bool):
+            return self._refuse([f"cycle: must be a whole number between 0 and {self.n_cycles}, got {k!r}"])
+        if not 0 <= k <= self.n_cycles:
+            return self._refuse([f"cycle {k} does not exist: this run has cycles 0 to {self.n_cycles}"])
+        self.cycle = k
+        return self._accept("cycle")
+
+    def reset(self) -> None:
+        """Start over: the original manifest and settings, no actions, at the starting cycle."""
+        self.manifest_text = self.initial_text
+        self.config = self.initial_config
+        self.run = Run(self.initial_text, self.config, max_time=self.max_time, max_cycles=self.max_cycles)
+        self.cycle = self._resolve_start()
+        self._accept("run", "reset: the original manifest and settings, no actions")
+
+    # ------------------------------------------------------------------ changing the run
+
+    def _new_run(self, run: Run, notice: str) -> list[str]:
+        self.run = run
+        self.cycle = min(self.cycle, self.n_cycles)
+        return self._accept("run", notice)
+
+    def apply_yaml(self, text: str, *, mode: str = "recreate") -> list[str]:
+        """Apply an edited manifest; returns the API server's error lines ([] if accepted).
+
+        ``mode="recreate"`` (what the Apply button does): the Job is created again from
+        ``text`` and simulated from the start under the same settings; learner actions are
+        dropped; the cycle number is kept (clamped to the new run). ``mode="edit"``:
+        ``kubectl apply`` to the running Job right after the current cycle (update
+        validation: immutable fields are refused), which forks the run there.
+        On any error the current run, cycle and manifest are kept.
+        """
+        if not isinstance(text, str) or not text.strip():
+            return self._refuse(["error: no objects passed to apply (the manifest is empty)"])
+        if mode == "recreate":
+            problems = create_problems(text)
+            if problems:
+                return self._refuse(problems)
+            try:
+                run = Run(text, self.config, max_time=self.max_time, max_cycles=self.max_cycles)
+            except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
+                return self._refuse(error_lines(exc))
+            self.manifest_text = text
+            return self._new_run(run, f"applied: the Job was created again from the edited manifest "
+                                      f"({len(run)} cycles)")
+        if mode == "edit":
+            try:
+                run = self.run.fork(self.cycle, "edit", manifest=text)
+            except (ValueError, TypeError, IndexError) as exc:
+                return self._refuse(error_lines(exc))
+            self.manifest_text = text
+            return self._new_run(run, self._fork_notice("edit (kubectl apply)", len(run)))
+        return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
+
+    def _fork_notice(self, what: str, new_len: int) -> str:
+        k, old = self.cycle, self.n_cycles
+        if k < old:
+            return (f"{what} applied right after cycle {k}: the run was forked there; cycles after {k} were "
+                    f"simulated again ({old} -> {new_len} cycles)")
+        return f"{what} applied right after cycle {k}, the last one ({old} -> {new_len} cycles)"
+
+    def act(self, action: str, **kwargs: Any) -> list[str]:
+        """Apply a fault or action right after the current cycle by forking the run there.
+
+        ``action`` is a :class:`~k8sjobs.sim.Simulation` action (``fail_pod``, ``evict_pod``,
+        ``delete_pod``, ``lose_node``, ``add_node``, ``fail_next_creates``, ``set_pod_quota``,
+        ``set_informer_lag``, ``set_status_conflicts``, ``suspend``, ``resume``, ``scale``,
+        ``edit``, ``delete_job``) with its keyword arguments. The cycle stays where it is;
+        step to see the effect. Returns error lines ([] if applied); on error nothing changes.
+        """
+        if not isinstance(action, str) or action not in ACTIONS:
+            return self._refuse([f"unknown action {action!r}; actions: {', '.join(sorted(ACTIONS))}"])
+        try:
+            run = self.run.fork(self.cycle, action, **kwargs)
+        except (ValueError, TypeError, IndexError) as exc:  # SimulationError, InvalidError, DecodeError
+            return self._refuse(error_lines(exc))
+        args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        return self._new_run(run, self._fork_notice(f"{action}({args})", len(run)))
+
+    def configure(self, **settings: Any) -> list[str]:
+        """Re-run the same manifest and actions under other settings (``seed``, ``nodes``, ``informer_lag``, ...)."""
+        try:
+            run = self.run.with_settings(**settings)
+        except (ValueError, TypeError) as exc:
+            return self._refuse(error_lines(exc))
+        self.config = run.config
+        changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
+        return self._new_run(run, f"settings changed ({changed}): the run was simulated again")
+
+
+__all__ = ["BEFORE_FIRST_CYCLE", "ExplorerState", "SimulationError", "create_problems", "error_lines",
+           "format_seconds", "manifest_text"]
