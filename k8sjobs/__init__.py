@@ -51,6 +51,22 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'k8sjobs' has no attribute {name!r}")
 
 
-__all__ = sorted(["DecodeError", "Exercise", "Explorer", "FieldError", "InvalidError", "Run", "SimConfig",
-                  "Simulation", "SimulationError", "Trace", "VIEWS", "describe_job", "load_job", "render_trace",
-                  "validate", "view_figure", "view_text"])
+__all__ = [
+    "DecodeError",
+    "Exercise",
+    "Explorer",
+    "FieldError",
+    "InvalidError",
+    "Run",
+    "SimConfig",
+    "Simulation",
+    "SimulationError",
+    "Trace",
+    "VIEWS",
+    "describe_job",
+    "load_job",
+    "render_trace",
+    "validate",
+    "view_figure",
+    "view_text",
+]

@@ -423,9 +423,13 @@ class APIStore:
                         self._maybe_finish_foreground(owner)
 
     def _maybe_finish_foreground(self, owner: Job) -> None:
-        if FOREGROUND_DELETION_FINALIZER not in owner.metadata.finalizers or self._dependents(owner):
+        # Re-read: the last dependent's removal may already have finished the owner.
+        cur = self.try_get("Job", owner.metadata.namespace, owner.metadata.name)
+        if cur is None or cur.metadata.uid != owner.metadata.uid:
             return
-        self.remove_finalizer("Job", owner.metadata.namespace, owner.metadata.name, FOREGROUND_DELETION_FINALIZER)
+        if FOREGROUND_DELETION_FINALIZER not in cur.metadata.finalizers or self._dependents(cur):
+            return
+        self.remove_finalizer("Job", cur.metadata.namespace, cur.metadata.name, FOREGROUND_DELETION_FINALIZER)
 
     # ------------------------------------------------------------------ convenience
 
