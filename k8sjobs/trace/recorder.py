@@ -223,7 +223,8 @@ class Recorder:
             return
         if rule not in _NOT_DECISIONS and (job is None or job == self.sim.job_key):
             self.trace.notes.append(Note(fields["t"], rule, fields.get("reason", ""),
-                                         {k: v for k, v in fields.items() if k not in ("reason", "t")}))
+                                         {k: v for k, v in fields.items() if k not in ("reason", "t")},
+                                         len(self.trace.cycles)))
 
     def _close(self, fields: dict[str, Any]) -> None:
         o = self._open

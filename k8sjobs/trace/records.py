@@ -68,6 +68,8 @@ class Note:
     rule: str
     reason: str
     fields: dict[str, Any] = field(default_factory=dict)
+    after_cycle: int = 0
+    """How many cycles had ended when it happened: orders it against cycles at the same ``t``."""
 
 
 @dataclass(frozen=True, slots=True)

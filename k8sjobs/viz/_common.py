@@ -1,0 +1,289 @@
+"""Shared pieces of the views: outcome styles, figure building, cycle lookup, text tables.
+
+Every view is a pure function of ``(trace, cycle)``. Figures are built from plain dicts and
+wrapped in :class:`plotly.graph_objects.Figure` without validation (validation of a few
+thousand cells costs more than the whole 50 ms budget); the tests rebuild each figure with
+validation and check that nothing changes, so a typo in a property name still fails a test.
+
+Nothing here imports ipywidgets: the views must work in a static notebook and in Voila.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from k8sjobs.trace.recorder import Trace
+from k8sjobs.trace.records import Cycle
+
+# ------------------------------------------------------------------------------ outcomes
+
+OUTCOMES = ("running", "pending", "succeeded", "failed", "terminating", "deleted")
+"""Every pod outcome a view can show, in legend order."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeStyle:
+    """How one outcome looks: a fill colour, a fill pattern and a marker symbol (for graphs)."""
+
+    color: str
+    pattern: str
+    pattern_color: str
+    symbol: str
+    word: str
+
+
+# Okabe-Ito colours (safe for colour-blind readers) plus a pattern per outcome, so that the
+# outcome is readable in black and white too.
+OUTCOME_STYLE: dict[str, OutcomeStyle] = {
+    "running": OutcomeStyle("#0072B2", "", "#ffffff", "circle", "running"),
+    "pending": OutcomeStyle("#E0E0E0", ".", "#444444", "circle-open", "pending"),
+    "succeeded": OutcomeStyle("#009E73", "/", "#ffffff", "square", "succeeded"),
+    "failed": OutcomeStyle("#D55E00", "x", "#ffffff", "x", "failed"),
+    "terminating": OutcomeStyle("#E69F00", "-", "#000000", "diamond", "terminating"),
+    "deleted": OutcomeStyle("#CC79A7", "\\", "#000000", "triangle-down", "deleted"),
+}
+
+HIGHLIGHT = "#FFD54F"
+"""Fill of highlighted cells and boxes (the deciding rule, the current step)."""
+
+INK = "#222222"
+MUTED = "#888888"
+
+TEMPLATE: dict[str, Any] = pio.templates["plotly_white"].to_plotly_json()
+"""The plotly_white template as a plain dict (unvalidated figures do not expand template names)."""
+
+FONT = {"family": "DejaVu Sans, Arial, sans-serif", "size": 12, "color": INK}
+
+
+def bar_marker(outcome: str, **extra: Any) -> dict[str, Any]:
+    """The marker of a bar trace of ``outcome``: colour, pattern and a dark outline."""
+    s = OUTCOME_STYLE[outcome]
+    marker: dict[str, Any] = {"color": s.color, "line": {"color": INK, "width": 0.5}}
+    if s.pattern:
+        marker["pattern"] = {"shape": s.pattern, "fgcolor": s.pattern_color, "size": 6, "solidity": 0.3}
+    marker.update(extra)
+    return marker
+
+
+# ------------------------------------------------------------------------------ figures
+
+
+def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view: str) -> go.Figure:
+    """A Figure from plain dicts, with our template, font and a deterministic ``uirevision``.
+
+    ``uirevision`` is the view name, so a dashboard that updates the figure in place keeps
+    the learner's zoom and legend clicks from one step to the next.
+    """
+    lay = {"template": TEMPLATE, "font": FONT, "uirevision": f"k8sjobs-{view}",
+           "meta": {"view": view}, "hoverlabel": {"namelength": -1}}
+    lay.update({k: v for k, v in layout.items() if not (k in ("shapes", "annotations") and not v)})
+    sub = lay.get("title", {}).get("subtitle", {}).get("text", "")
+    if sub and "margin" in lay:
+        # Room for every subtitle line above the plot.
+        extra = 17 * sub.count("<br>")
+        lay["margin"] = {**lay["margin"], "t": lay["margin"].get("t", 100) + extra}
+        if "height" in lay:
+            lay["height"] = lay["height"] + extra
+    return go.Figure(data=list(data), layout=lay, _validate=False)
+
+
+SUBTITLE_WIDTH = 140
+"""Characters per subtitle line (plotly does not wrap titles by itself)."""
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap into lines of at most ``width`` characters (longer words stay whole)."""
+    lines: list[str] = []
+    cur = ""
+    for word in text.split(" "):
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def title(main: str, sub: str = "") -> dict[str, Any]:
+    """A figure title (left-aligned) with an optional subtitle, wrapped to :data:`SUBTITLE_WIDTH`."""
+    out: dict[str, Any] = {"text": main, "x": 0.01, "xanchor": "left", "font": {"size": 15}}
+    if sub:
+        out["subtitle"] = {"text": "<br>".join(wrap(sub, SUBTITLE_WIDTH)), "font": {"size": 12, "color": "#444444"}}
+    return out
+
+
+def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:
+    """A figure with only a title and a centred note: for "nothing of this kind happened yet"."""
+    return make_figure([], {
+        "title": title(main, sub), "height": 260, "margin": {"t": 90, "l": 40, "r": 40, "b": 30},
+        "xaxis": {"visible": False}, "yaxis": {"visible": False},
+        "annotations": [{"text": sub or main, "showarrow": False, "xref": "paper", "yref": "paper",
+                         "x": 0.5, "y": 0.4, "font": {"size": 13, "color": MUTED}}]}, view=view)
+
+
+def figure_title(fig: go.Figure) -> str:
+    """The plain text of a figure's title and subtitle (what the text twin starts with)."""
+    t = fig.layout.title
+    main = t.text or ""
+    sub = t.subtitle.text.replace("<br>", " ") if t.subtitle is not None and t.subtitle.text else ""
+    return main + ("\n" + sub if sub else "")
+
+
+# ------------------------------------------------------------------------------ cycles
+
+
+def resolve(trace: Trace, cycle: int) -> tuple[int, float, Cycle | None]:
+    """``(cycle, t, Cycle)`` for a cycle number; 0 means "before the first cycle" (t = 0).
+
+    Raises IndexError naming the valid range, as :meth:`Trace.cycle` does.
+    """
+    if isinstance(cycle, bool) or not isinstance(cycle, int):
+        raise TypeError(f"cycle must be an integer, got {cycle!r}")
+    if cycle == 0:
+        return 0, 0.0, None
+    c = trace.cycle(cycle)
+    return cycle, c.t, c
+
+
+def latest_cycle_with(trace: Trace, cycle: int, has: Callable[[Cycle], bool]) -> Cycle | None:
+    """The last cycle at or before ``cycle`` for which ``has`` is true."""
+    for c in reversed(trace.cycles[:cycle]):
+        if has(c):
+            return c
+    return None
+
+
+def x_end(trace: Trace) -> float:
+    """Right end of the time axis: the whole run, so the picture grows as the learner steps."""
+    last = trace.cycles[-1].t if trace.cycles else 0.0
+    return max(trace.end_t, last, 1.0)
+
+
+def cycle_word(cycle: int, t: float) -> str:
+    """``cycle 4 (t=32 s)`` or ``before the first cycle``."""
+    return f"cycle {cycle} (t={secs(t)} s)" if cycle else "before the first cycle (t=0 s)"
+
+
+def now_line(t: float, label: str, *, right: float | None = None,
+             yref: str = "paper") -> tuple[dict[str, Any], dict[str, Any]]:
+    """A thick vertical line and its label at ``t``: the current cycle on a time axis.
+
+    The label sits right of the line, or left of it when ``t`` is in the right part of an
+    axis ending at ``right`` (so it is never cut off at the edge).
+    """
+    shape = {"type": "line", "x0": t, "x1": t, "y0": 0, "y1": 1, "xref": "x", "yref": yref,
+             "line": {"color": INK, "width": 2.5, "dash": "dash"}, "layer": "above"}
+    flip = right is not None and t > 0.6 * right
+    note = {"x": t, "y": 1.0, "xref": "x", "yref": "paper", "text": f"<b>{label}</b>", "showarrow": False,
+            "yanchor": "bottom", "xanchor": "right" if flip else "left", "bgcolor": HIGHLIGHT, "borderpad": 2,
+            "font": {"size": 11}}
+    return shape, note
+
+
+def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2", hover_limit: int = 400) -> dict[str, Any]:
+    """A scatter of small tick marks at the top of a time axis, one per cycle up to ``upto``.
+
+    Hover names each cycle's headline (only when there are at most ``hover_limit`` cycles:
+    computing headlines for thousands of cycles would cost more than the figure).
+    """
+    cycles = trace.cycles[:upto]
+    xs = [c.t for c in cycles]
+    if len(cycles) <= hover_limit:
+        hover = [f"cycle {c.index} at t={secs(c.t)} s: {c.headline.reason}" for c in cycles]
+    else:
+        hover = [f"cycle {c.index} at t={secs(c.t)} s" for c in cycles]
+    return {"type": "scatter", "x": xs, "y": [0.5] * len(xs), "yaxis": yaxis, "mode": "markers",
+            "name": "reconcile cycles", "marker": {"symbol": "line-ns-open", "size": 10, "color": MUTED,
+                                                   "line": {"width": 1.5, "color": MUTED}},
+            "hovertext": hover, "hoverinfo": "text", "showlegend": True, "legendrank": 900}
+
+
+CYCLE_STRIP: dict[str, Any] = {"domain": [0.95, 1.0], "range": [0, 1], "visible": False, "fixedrange": True}
+"""The thin strip above the plot that :func:`cycle_ticks` draws on (as ``yaxis2``)."""
+PLOT_DOMAIN = [0.0, 0.93]
+"""The main y axis's domain in views with a cycle strip."""
+
+LEGEND_BOTTOM: dict[str, Any] = {"orientation": "h", "yref": "container", "y": 0.005, "yanchor": "bottom",
+                                 "x": 0.0, "xanchor": "left", "traceorder": "normal"}
+"""A horizontal legend at the very bottom of the figure, below the x-axis title (margin b >= 90)."""
+
+
+# ------------------------------------------------------------------------------ numbers and text
+
+
+def secs(t: float | None) -> str:
+    """Seconds with at most three decimals and no trailing zeros: ``2.812``, ``31``, ``-``."""
+    if t is None:
+        return "-"
+    if t == float("inf"):
+        return "inf"
+    text = f"{t:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 pod``, ``2 pods``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, right: Iterable[int] = ()) -> str:
+    """A fixed-width text table: columns as wide as their widest cell, two spaces apart.
+
+    Columns listed in ``right`` are right-aligned (numbers); trailing spaces are stripped.
+    """
+    rows = [[str(c) for c in r] for r in rows]
+    heads = [str(h) for h in headers]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    right = set(right)
+
+    def line(cells: Sequence[str]) -> str:
+        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(out).rstrip()
+
+    return "\n".join([line(heads), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def strip_html(text: str) -> str:
+    """Figure text without the few tags the views use (``<b>``, ``<br>``, ``<sup>``, ``<i>``)."""
+    for tag in ("<b>", "</b>", "<i>", "</i>", "<sup>", "</sup>"):
+        text = text.replace(tag, "")
+    return text.replace("<br>", " ")
+
+
+# ------------------------------------------------------------------------------ per-trace cache
+
+
+_CACHE: dict[tuple[int, str], tuple[weakref.ref, int, int, Any]] = {}
+
+
+def cached(trace: Trace, name: str, build: Callable[[Trace], Any]) -> Any:
+    """``build(trace)`` computed once per trace (and again if the trace grew).
+
+    Keyed by the trace's identity; the entry dies with the trace. Views call this for
+    derived arrays that every step of a dashboard would otherwise rebuild.
+    """
+    key = (id(trace), name)
+    hit = _CACHE.get(key)
+    size = (len(trace.changes), len(trace.cycles))
+    if hit is not None and hit[0]() is trace and (hit[1], hit[2]) == size:
+        return hit[3]
+    value = build(trace)
+
+    def _drop(_ref: weakref.ref, key: tuple[int, str] = key) -> None:
+        _CACHE.pop(key, None)
+
+    _CACHE[key] = (weakref.ref(trace, _drop), size[0], size[1], value)
+    return value
+
+
+def job_ref(trace: Trace) -> str:
+    """``job.batch/NAME`` as kubectl names it."""
+    return f"job.batch/{trace.job_name}"

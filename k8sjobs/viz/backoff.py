@@ -1,0 +1,370 @@
+"""View 4, the backoff timeline: each pod failure, the wait it causes, and when a pod may start.
+
+After ``n`` failures since the last success the controller waits ``10 s * 2^(n-1)``
+(doubling stops at the 600 s cap) from the *latest* failure before it creates a
+replacement; a success resets the count. So an earlier failure's wait is superseded by the
+next failure's longer one. With ``backoffLimitPerIndex`` the count and the wait are kept per
+completion index instead, and an index that failed more than its limit gets no new pod.
+
+The figure has a lane per failure (Job-wide) or per index (per-index backoff): a bar for
+each wait from the failure to the moment a new pod may start, the failure and the pod
+creations as markers, and the successes that reset the count. The syncs that waited are
+ticks on their own lane with the controller's own numbers in the hover.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Any
+
+from k8sjobs.api.types import Phase
+from k8sjobs.controller.backoff_utils import (
+    DEFAULT_JOB_POD_FAILURE_BACKOFF,
+    MAX_JOB_POD_FAILURE_BACKOFF,
+    backoff_delay,
+)
+from k8sjobs.trace.recorder import Trace
+from k8sjobs.trace.records import PodHistory
+
+from ._common import (
+    INK,
+    LEGEND_BOTTOM,
+    MUTED,
+    OUTCOME_STYLE,
+    bar_marker,
+    cycle_word,
+    job_ref,
+    make_figure,
+    now_line,
+    plural,
+    resolve,
+    secs,
+    table,
+    title,
+    x_end,
+)
+
+VIEW = "backoff"
+PLOT_WIDTH_PX = 1000
+MAX_LANES = 40
+"""At most this many failure (or index) lanes: the latest ones, with a note saying how many were left out."""
+
+
+def delay_formula(n: int) -> str:
+    """``10·2^(2−1) = 20 s``, or ``10·2^(7−1) = 640 s, capped at 600 s``."""
+    if n <= 0:
+        return "0 s"
+    raw = DEFAULT_JOB_POD_FAILURE_BACKOFF * 2 ** (n - 1)
+    base = f"{secs(DEFAULT_JOB_POD_FAILURE_BACKOFF)}·2^({n}−1)"
+    actual = backoff_delay(n)
+    if actual < raw:
+        return f"{base} = {secs(raw)} s, capped at {secs(MAX_JOB_POD_FAILURE_BACKOFF)} s"
+    return f"{base} = {secs(actual)} s"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One counted pod failure and the wait it sets."""
+
+    pod: str
+    index: int | None
+    t: float
+    n: int
+    """Failures counted since the last success (of the index, for per-index backoff)."""
+    delay: float
+    next_start: float
+    status: str
+    """``superseded`` (a later failure came first), ``waited``, ``waiting`` (at the cycle), ``reset``
+    (a success came first), ``index failed`` (over backoffLimitPerIndex) or ``job failed``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A sync that did not create pods because of the backoff (the controller's own numbers)."""
+
+    cycle: int
+    t: float
+    remaining: float
+    failures: int | None
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
+class BackoffStory:
+    """Everything the view shows, as of one cycle."""
+
+    per_index: bool
+    failures: tuple[Failure, ...]
+    resets: tuple[tuple[float, str, int | None], ...]
+    creations: tuple[tuple[float, str, int | None], ...]
+    waits: tuple[Wait, ...]
+    job_failed_at: float | None
+    limit: int | None
+
+
+def _controller_deleted(trace: Trace, k: int) -> set[str]:
+    # Scale-down and suspend remove the tracking finalizer first: those pods never count as failures.
+    return {d.fields.get("pod", "") for c in trace.cycles[:k] for d in c.decisions
+            if d.rule in ("delete.scale_down", "delete.suspend")}
+
+
+def _failed_at(h: PodHistory, t: float, skip: set[str]) -> float | None:
+    if h.name in skip:
+        return None
+    if h.finished is not None and h.finished <= t and h.phase == Phase.FAILED:
+        return h.finished
+    if h.finished is None and h.removed is not None and h.removed <= t:
+        return h.deleting if h.deleting is not None else h.removed
+    return None
+
+
+def story(trace: Trace, cycle: int) -> BackoffStory:
+    """The failures, waits, resets and creations up to ``cycle``."""
+    k, t, _ = resolve(trace, cycle)
+    spec = trace.manifest.spec
+    per_index = spec.backoff_limit_per_index is not None
+    skip = _controller_deleted(trace, k)
+    finished: list[tuple[float, int, PodHistory]] = []
+    creations = []
+    for h in trace.pod_histories():
+        if h.created > t:
+            continue
+        creations.append((h.created, h.name, h.index))
+        ft = _failed_at(h, t, skip)
+        if ft is not None:
+            finished.append((ft, 0, h))
+        elif h.finished is not None and h.finished <= t and h.phase == Phase.SUCCEEDED:
+            finished.append((h.finished, 1, h))
+    # At equal times a failure is processed before a success: only failures strictly after
+    # the latest success count (newBackoffRecord).
+    finished.sort(key=lambda x: (x[0], x[1], x[2].name))
+    job_failed_at = next((c.t for c in trace.cycles[:k] if any(
+        ty in ("FailureTarget", "Failed") and st == "True" for ty, st, _, _ in c.after.conditions)), None)
+    counts: dict[int | None, int] = {}
+    raw: list[tuple[float, PodHistory, int]] = []
+    resets = []
+    for ft, kind, h in finished:
+        key = h.index if per_index else None
+        if kind == 1:
+            if not per_index:
+                counts[key] = 0
+            resets.append((ft, h.name, h.index))
+            continue
+        counts[key] = counts.get(key, 0) + 1
+        raw.append((ft, h, counts[key]))
+    # The next failure and the next success after each failure, of the same lane (linear passes).
+    next_fail: list[float | None] = [None] * len(raw)
+    seen: dict[int | None, float] = {}
+    for i in range(len(raw) - 1, -1, -1):
+        key = raw[i][1].index if per_index else None
+        next_fail[i] = seen.get(key)
+        seen[key] = raw[i][0]
+    reset_times: dict[int | None, list[float]] = {}
+    for r, _, ix in resets:
+        reset_times.setdefault(ix if per_index else None, []).append(r)
+    failures = []
+    for i, (ft, h, n) in enumerate(raw):
+        key = h.index if per_index else None
+        delay = backoff_delay(n)
+        nxt = ft + delay
+        later = next_fail[i]
+        rs = reset_times.get(key, [])
+        j = bisect.bisect_left(rs, ft)
+        reset_first = rs[j] if j < len(rs) else None
+        if per_index and spec.backoff_limit_per_index is not None and n > spec.backoff_limit_per_index:
+            status = "index failed"
+        elif later is not None and (reset_first is None or later < reset_first) and later < nxt:
+            status = "superseded"
+        elif reset_first is not None and reset_first < nxt and (later is None or reset_first <= later):
+            status = "reset"
+        elif job_failed_at is not None and nxt > job_failed_at:
+            status = "job failed"
+        elif nxt > t:
+            status = "waiting"
+        else:
+            status = "waited"
+        failures.append(Failure(h.name, h.index, ft, n, delay, nxt, status))
+    waits = []
+    for c in trace.cycles[:k]:
+        for d in c.decisions:
+            if d.rule in ("backoff.wait", "backoff.wait_index"):
+                rem = float(d.fields.get("delay", 0.0))
+                waits.append(Wait(c.index, c.t, rem, d.fields.get("failures"), float(d.fields.get("until", c.t + rem))))
+    limit = spec.backoff_limit_per_index if per_index else spec.backoff_limit
+    return BackoffStory(per_index, tuple(failures), tuple(resets), tuple(sorted(creations)), tuple(waits),
+                        job_failed_at, limit)
+
+
+# ------------------------------------------------------------------------------ figure
+
+_STATUS_WORD = {"superseded": "superseded by the next failure", "waited": "waited", "waiting": "waiting",
+                "reset": "a success reset the count", "index failed": "index failed: no retry",
+                "job failed": "the Job failed"}
+
+
+def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
+    kind = "per-index backoff" if s.per_index else "pod-failure backoff"
+    main = f"Backoff of {job_ref(trace)} up to {cycle_word(k, t)}: {kind}"
+    if not s.failures:
+        return main, "no pod has failed yet, so there is no backoff"
+    last = s.failures[-1]
+    sub = (f"{plural(len(s.failures), 'failure')}, {plural(len(s.resets), 'success', 'successes')}; "
+           f"wait after n failures = 10 s·2^(n−1), capped at {secs(MAX_JOB_POD_FAILURE_BACKOFF)} s. ")
+    where = f" of index {last.index}" if s.per_index else ""
+    sub += (f"Latest: failure {last.n}{where} at {secs(last.t)} s → new pod not before "
+            f"{secs(last.next_start)} s ({_STATUS_WORD[last.status]})")
+    if s.job_failed_at is not None:
+        sub += f"; the Job failed at {secs(s.job_failed_at)} s"
+    return main, sub
+
+
+def _bar_text(f: Failure) -> str:
+    return f"n={f.n}: {delay_formula(f.n)}"
+
+
+def _right(trace: Trace, shown: list[Failure]) -> float:
+    # The whole run, and every wait that ran out or is running (room for the start labels).
+    return 1.15 * max([x_end(trace)] + [f.next_start for f in shown if f.status in ("waited", "waiting")])
+
+
+def _lane(s: BackoffStory, f: Failure) -> str:
+    if s.per_index:
+        return f"index {f.index}"
+    return f"failure {f.n}: {f.pod}"
+
+
+def figure(trace: Trace, cycle: int):
+    """Failures, their waits, resets and creations up to ``cycle``."""
+    k, t, _ = resolve(trace, cycle)
+    s = story(trace, k)
+    main, sub = _titles(trace, k, t, s)
+    fails = list(s.failures)
+    if s.per_index:
+        lanes_all = sorted({f.index for f in fails}, key=lambda ix: -1 if ix is None else ix)
+        lanes_all = [f"index {ix}" for ix in lanes_all]
+    else:
+        lanes_all = [_lane(s, f) for f in fails]
+    dropped = max(0, len(lanes_all) - MAX_LANES)
+    lanes = lanes_all[dropped:]
+    shown = [f for f in fails if _lane(s, f) in set(lanes)]
+    top = ["pods created"] + (["successes (reset)"] if s.resets and not s.per_index else []) + \
+        (["syncs that waited"] if s.waits else [])
+    cats = top + lanes
+    data: list[dict[str, Any]] = []
+    span = _right(trace, shown)
+    served = [f for f in shown if f.status in ("waited", "waiting")]
+    moot = [f for f in shown if f.status in ("superseded", "reset", "job failed")]
+    fits = {id(f): f.delay / span * PLOT_WIDTH_PX >= 6.2 * len(_bar_text(f)) + 10 for f in shown}
+    for name, group, opacity in (("wait (new pod not before its end)", served, 1.0),
+                                 ("wait that never ran out (superseded, reset or Job failed)", moot, 0.35)):
+        data.append({"type": "bar", "orientation": "h", "name": name, "y": [_lane(s, f) for f in group],
+                     "base": [f.t for f in group], "x": [f.delay for f in group], "opacity": opacity,
+                     "text": [_bar_text(f) if fits[id(f)] else "" for f in group], "textposition": "inside",
+                     "insidetextanchor": "start", "textfont": {"color": "#000000", "size": 11},
+                     "marker": bar_marker("failed", color="#F4B183"),
+                     "customdata": [f"{f.pod}: failure {f.n}{'' if f.index is None else f' of index {f.index}'} "
+                                    f"at {secs(f.t)} s; wait {delay_formula(f.n)}; new pod not before "
+                                    f"{secs(f.next_start)} s ({_STATUS_WORD[f.status]})" for f in group],
+                     "hovertemplate": "%{customdata}<extra></extra>"})
+    failed_text = [f"index failed ({f.n} > backoffLimitPerIndex {s.limit})"
+                   if f.status == "index failed" else "" for f in shown]
+    data.append({"type": "scatter", "mode": "markers+text", "name": "pod failed",
+                 "y": [_lane(s, f) for f in shown], "x": [f.t for f in shown], "text": failed_text,
+                 "textposition": "middle right", "textfont": {"size": 11},
+                 "marker": {"symbol": "x-thin-open", "size": 13, "color": OUTCOME_STYLE["failed"].color,
+                            "line": {"width": 3, "color": OUTCOME_STYLE["failed"].color}},
+                 "hovertext": [f"{f.pod} failed at {secs(f.t)} s (n={f.n})" for f in shown], "hoverinfo": "text"})
+    # The start mark says when and why; it repeats the formula when the bar was too short to hold it.
+    # Per-index lanes hold several waits in a row, so there the words stay in the hover.
+    start_text = [] if s.per_index else [
+        (f"may start at {secs(f.next_start)} s" if fits[id(f)] else
+         f"{_bar_text(f)} → may start at {secs(f.next_start)} s") for f in served]
+    data.append({"type": "scatter", "mode": "markers" if s.per_index else "markers+text",
+                 "name": "new pod may start", "y": [_lane(s, f) for f in served],
+                 "x": [f.next_start for f in served], "text": start_text, "textposition": "middle right",
+                 "textfont": {"size": 11}, "marker": {"symbol": "triangle-right", "size": 12, "color": INK},
+                 "hoverinfo": "text", "hovertext": [f"a new pod may start at {secs(f.next_start)} s" for f in served]})
+    if s.per_index:
+        lane_set = set(lanes)
+        cx = [(c, n, ix) for c, n, ix in s.creations if f"index {ix}" in lane_set]
+        data.append({"type": "scatter", "mode": "markers", "name": "pod created (index lane)",
+                     "y": [f"index {ix}" for _, _, ix in cx], "x": [c for c, _, _ in cx],
+                     "marker": {"symbol": "triangle-up", "size": 10, "color": OUTCOME_STYLE["running"].color},
+                     "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in cx], "hoverinfo": "text"})
+        rx = [(r, n, ix) for r, n, ix in s.resets if f"index {ix}" in lane_set]
+        data.append({"type": "scatter", "mode": "markers", "name": "index succeeded",
+                     "y": [f"index {ix}" for _, _, ix in rx], "x": [r for r, _, _ in rx],
+                     "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
+                                "line": {"color": INK, "width": 1}},
+                     "hovertext": [f"{n} succeeded at {secs(r)} s" for r, n, _ in rx], "hoverinfo": "text"})
+    data.append({"type": "scatter", "mode": "markers", "name": "pod created", "y": ["pods created"] * len(s.creations),
+                 "x": [c for c, _, _ in s.creations], "marker": {"symbol": "triangle-up", "size": 10,
+                                                               "color": OUTCOME_STYLE["running"].color},
+                 "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in s.creations], "hoverinfo": "text",
+                 "showlegend": not s.per_index})
+    if s.resets and not s.per_index:
+        data.append({"type": "scatter", "mode": "markers", "name": "success: count reset to 0",
+                     "y": ["successes (reset)"] * len(s.resets), "x": [r for r, _, _ in s.resets],
+                     "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
+                                "line": {"color": INK, "width": 1}},
+                     "hovertext": [f"{n} succeeded at {secs(r)} s: failures counted from 0 again"
+                                   for r, n, _ in s.resets], "hoverinfo": "text"})
+    if s.waits:
+        data.append({"type": "scatter", "mode": "markers", "name": "sync waited (backoff)",
+                     "y": ["syncs that waited"] * len(s.waits), "x": [w.t for w in s.waits],
+                     "marker": {"symbol": "line-ns-open", "size": 14, "color": MUTED, "line": {"width": 2}},
+                     "hovertext": [f"cycle {w.cycle} at {secs(w.t)} s: waits {secs(w.remaining)} s more"
+                                   + (f" after {plural(int(w.failures), 'failure')}" if w.failures is not None else "")
+                                   + f" (until {secs(w.until)} s)" for w in s.waits], "hoverinfo": "text"})
+    shapes, notes = [], []
+    if k:
+        shape, note = now_line(t, f"cycle {k}", right=x_end(trace))
+        shapes.append(shape)
+        notes.append(note)
+    if s.job_failed_at is not None:
+        notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": "Job failed",
+                      "showarrow": True, "arrowhead": 2, "ay": 30, "ax": 0, "font": {"size": 11}})
+    if dropped:
+        notes.append({"xref": "paper", "yref": "paper", "x": 1, "y": -0.1, "xanchor": "right", "showarrow": False,
+                      "text": f"{dropped} earlier lanes not shown", "font": {"size": 11, "color": MUTED}})
+    if not fails:
+        notes.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.3, "showarrow": False,
+                      "text": "no pod has failed yet", "font": {"size": 13, "color": MUTED}})
+    right = _right(trace, shown)
+    layout = {
+        "title": title(main, sub), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
+        "margin": {"t": 105, "l": 10, "r": 30, "b": 115},
+        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [-0.02 * right, right]},
+        "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": cats, "autorange": "reversed",
+                  "automargin": True},
+        "shapes": shapes, "annotations": notes,
+        "legend": LEGEND_BOTTOM,
+    }
+    return make_figure(data, layout, view=VIEW)
+
+
+def text(trace: Trace, cycle: int) -> str:
+    """The same facts as :func:`figure`: failures with their waits, resets and the syncs that waited."""
+    k, t, _ = resolve(trace, cycle)
+    s = story(trace, k)
+    main, sub = _titles(trace, k, t, s)
+    lines = [main, sub]
+    if s.failures:
+        rows = [(i, f.pod, "-" if f.index is None else f.index, secs(f.t), f.n, delay_formula(f.n),
+                 secs(f.next_start), _STATUS_WORD[f.status]) for i, f in enumerate(s.failures, start=1)]
+        lines.append(table(["#", "POD", "INDEX", "FAILED AT", "N", "WAIT", "NEW POD FROM", "STATUS"], rows,
+                           right=(0, 2, 3, 4, 6)))
+    if s.resets:
+        what = "Successes (per index, they end the index's backoff)" if s.per_index else \
+            "Successes (each resets the failure count to 0)"
+        lines.append(f"{what}: " + ", ".join(f"{n} at {secs(r)} s" for r, n, _ in s.resets))
+    if s.waits:
+        lines.append("Syncs that waited: " + "; ".join(
+            f"cycle {w.cycle} at {secs(w.t)} s waits {secs(w.remaining)} s" for w in s.waits))
+    if s.job_failed_at is not None:
+        lines.append(f"The Job failed at {secs(s.job_failed_at)} s.")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["BackoffStory", "Failure", "Wait", "delay_formula", "figure", "story", "text"]

@@ -1,0 +1,249 @@
+"""View 7b, the control loop: informer → work queue → sync → API server → kubelet → informer.
+
+The Job controller never calls the cluster directly. The informer keeps a cache of Jobs and
+Pods fed by watch events; its handlers put the Job's key on the work queue (pod events are
+batched for 1 s, a backoff requeues later); a worker runs ``syncJob``, which reads the
+cache and writes to the API server (pods created or deleted, the status); the scheduler
+and kubelet run the pods and write their status back, which the informer sees again.
+
+The figure draws the five steps as a loop and writes on each what happened at the chosen
+cycle. The step that explains the cycle is filled (for example the informer when the sync
+waited for it, the work queue when it waited for a backoff, the API server when it created
+or deleted pods); the other steps that did something have a bold outline.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from k8sjobs.trace.recorder import Trace
+from k8sjobs.trace.records import Cycle
+
+from ._common import HIGHLIGHT, INK, MUTED, job_ref, make_figure, plural, resolve, secs, title, wrap
+
+VIEW = "control_loop"
+STEPS: tuple[tuple[str, str], ...] = (
+    ("informer", "informer (watch cache)"),
+    ("queue", "work queue"),
+    ("sync", "syncJob (controller)"),
+    ("api", "API server"),
+    ("kubelet", "scheduler + kubelet"),
+)
+"""(id, label) of each step, in the order the loop runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the loop at a cycle: what it did, whether it did anything, whether it explains the cycle."""
+
+    id: str
+    label: str
+    says: str
+    active: bool
+    primary: bool
+
+
+def _short(text: str, n: int = 70) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def _why_run(trace: Trace, c: Cycle) -> str:
+    if c.index == 1:
+        return "the Job was added: synced at once"
+    prev = trace.cycles[c.index - 2]
+    errors = [n for n in trace.notes if n.rule == "sync.error" and prev.t <= n.t <= c.t]
+    gap = c.t - prev.t
+    if prev.error is not None or errors:
+        return f"retry {secs(gap)} s after a failed sync (rate limited)"
+    if prev.requeue_after is not None and abs(prev.t + prev.requeue_after - c.t) < 1e-6:
+        return f"requeued by cycle {prev.index} after {secs(prev.requeue_after)} s"
+    actions = [n for n in trace.notes if n.rule.startswith("action.") and prev.t <= n.t <= c.t]
+    if actions:
+        return f"a learner action ({actions[-1].rule[7:]}) changed the Job or its pods"
+    return f"pod or Job events, batched (ran {secs(gap)} s after cycle {prev.index})"
+
+
+def _cluster_between(trace: Trace, c: Cycle) -> tuple[str, bool]:
+    """What the scheduler and kubelet wrote between the previous cycle and this one (exact, by change)."""
+    lo = trace.cycles[c.index - 2].change_end if c.index > 1 else 0
+    scheduled = started = succeeded = failed = removed = 0
+    for ch in trace.changes[lo:c.change_start]:
+        if ch.kind != "Pod" or not any(r.uid == trace.job_uid for r in ch.obj.metadata.owner_references):
+            continue
+        if ch.type == "DELETED":
+            removed += 1
+            continue
+        old, new = ch.old, ch.obj
+        if new.spec.node_name and (old is None or not old.spec.node_name):
+            scheduled += 1
+        phase, was = new.status.phase, (old.status.phase if old is not None else None)
+        if phase != was:
+            started += phase == "Running"
+            succeeded += phase == "Succeeded"
+            failed += phase == "Failed"
+    t0 = trace.cycles[c.index - 2].t if c.index > 1 else 0.0
+    notes = [n for n in trace.notes if n.rule.startswith("cluster.") and n.after_cycle == c.index - 1]
+    parts = [f"{word} {n}" for word, n in (("scheduled", scheduled), ("started", started),
+                                           ("succeeded", succeeded), ("failed", failed), ("removed", removed)) if n]
+    if notes:
+        parts.append(_short(notes[-1].reason, 60))
+    _ = t0
+    if not parts:
+        return "no pod changes since the last cycle", False
+    return "since the last cycle, pods: " + ", ".join(parts), True
+
+
+def steps(trace: Trace, cycle: int) -> list[Step]:
+    """The five steps at ``cycle`` (all idle for cycle 0)."""
+    k, _, c = resolve(trace, cycle)
+    if c is None:
+        return [Step(i, label, "the Job has not been synced yet", False, False) for i, label in STEPS]
+    o = c.observed
+    head = c.headline
+    says: dict[str, str] = {}
+    active: dict[str, bool] = {}
+    if o:
+        says["informer"] = (f"cache shows {plural(int(o.get('pods', 0)), 'pod')}: {o.get('active', 0)} active, "
+                            f"{o.get('succeeded', 0)} succeeded, {o.get('failed', 0)} failed")
+    else:
+        says["informer"] = "cache read"
+    active["informer"] = True
+    if not c.satisfied:
+        says["informer"] += (f"; still missing {plural(c.expectations[0], 'creation')} and "
+                             f"{plural(c.expectations[1], 'deletion')}")
+    nxt = f"; next sync in {secs(c.requeue_after)} s" if c.requeue_after else ""
+    says["queue"] = _why_run(trace, c) + nxt
+    active["queue"] = True
+    says["sync"] = _short(head.reason, 90)
+    active["sync"] = True
+    writes = []
+    if c.created:
+        writes.append(f"created {plural(len(c.created), 'pod')}")
+    failed = len(c.find("create.failed"))
+    if failed:
+        writes.append(f"{failed} create(s) rejected")
+    if c.deleted:
+        writes.append(f"deleted {plural(len(c.deleted), 'pod')}")
+    status_writes = len(c.find("status.write"))
+    if status_writes:
+        writes.append(f"status written ({status_writes}x)")
+    if c.find("status.write_failed"):
+        writes.append("a status write failed (conflict)")
+    says["api"] = ", ".join(writes) if writes else "no writes"
+    active["api"] = bool(writes)
+    says["kubelet"], active["kubelet"] = _cluster_between(trace, c)
+    rules = set(c.rules())
+    if not c.satisfied or "expectations.unsatisfied" in rules:
+        primary = "informer"
+    elif rules & {"backoff.wait", "backoff.wait_index", "deadline.requeue", "create.wait_terminating"}:
+        primary = "queue"
+    elif c.created or c.deleted or failed:
+        primary = "api"
+    elif c.error or c.skipped:
+        primary = "sync"
+    elif head.rule.startswith(("condition.", "decision.", "finish.", "track.")):
+        primary = "sync"
+    elif active["kubelet"]:
+        primary = "kubelet"
+    else:
+        primary = "sync"
+    _ = k
+    return [Step(i, label, says[i], active[i], i == primary) for i, label in STEPS]
+
+
+POSITIONS: dict[str, tuple[float, float]] = {
+    "informer": (1.5, 4.5), "queue": (5.0, 4.5), "sync": (8.5, 4.5), "api": (6.6, 1.4), "kubelet": (3.4, 1.4),
+}
+"""Box centres on a 10 x 6 canvas: the loop runs clockwise, left to right along the top."""
+BOX_W, BOX_H = 2.7, 1.6
+FLOW: dict[tuple[str, str], str] = {
+    ("informer", "queue"): "handlers enqueue the Job key",
+    ("queue", "sync"): "a worker takes the key",
+    ("sync", "api"): "create/delete pods, write status",
+    ("api", "kubelet"): "scheduler binds, kubelet runs",
+    ("kubelet", "informer"): "pod status → watch events",
+}
+"""What travels along each arrow of the loop."""
+
+
+def _edge_point(c: tuple[float, float], d: tuple[float, float], pad: float = 0.12) -> tuple[float, float]:
+    # Where the ray from a box centre in direction d leaves the box (plus a small gap).
+    dx, dy = d
+    sx = (BOX_W / 2 + pad) / abs(dx) if dx else math.inf
+    sy = (BOX_H / 2 + pad) / abs(dy) if dy else math.inf
+    f = min(sx, sy)
+    return round(c[0] + f * dx, 4), round(c[1] + f * dy, 4)
+
+
+def _titles(trace: Trace, cycle: int, st: list[Step]) -> tuple[str, str]:
+    k, t, c = resolve(trace, cycle)
+    if c is None:
+        return f"The control loop of {job_ref(trace)} before the first cycle", "nothing has run yet"
+    p = next(s for s in st if s.primary)
+    main = f"The control loop of {job_ref(trace)} in cycle {k} (t={secs(t)} s): the {p.label} step explains it"
+    return main, _short(c.headline.reason, 160)
+
+
+def figure(trace: Trace, cycle: int):
+    """The loop with the chosen cycle's steps lit."""
+    st = steps(trace, cycle)
+    main, sub = _titles(trace, cycle, st)
+    shapes: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
+    for s in st:
+        x, y = POSITIONS[s.id]
+        shapes.append({"type": "rect", "x0": x - BOX_W / 2, "x1": x + BOX_W / 2, "y0": y - BOX_H / 2,
+                       "y1": y + BOX_H / 2, "xref": "x", "yref": "y",
+                       "fillcolor": HIGHLIGHT if s.primary else "#FFFFFF",
+                       "line": {"color": INK if s.active else MUTED,
+                                "width": 4 if s.primary else (2 if s.active else 1),
+                                "dash": "solid" if s.active else "dot"}})
+        mark = "▶ " if s.primary else ""
+        notes.append({"x": x, "y": y, "xref": "x", "yref": "y", "showarrow": False, "align": "center",
+                      "text": f"<b>{mark}{s.label}</b><br>{_wrap(s.says, 42)}",
+                      "font": {"size": 11, "color": INK if s.active else MUTED}})
+    order = [s.id for s in st]
+    for a, b in zip(order, order[1:] + order[:1]):
+        (x0, y0), (x1, y1) = POSITIONS[a], POSITIONS[b]
+        d = (x1 - x0, y1 - y0)
+        tail = _edge_point((x0, y0), d)
+        head = _edge_point((x1, y1), (-d[0], -d[1]))
+        notes.append({"x": head[0], "y": head[1], "ax": tail[0], "ay": tail[1], "xref": "x", "yref": "y",
+                      "axref": "x", "ayref": "y", "showarrow": True, "arrowhead": 3, "arrowsize": 1.3,
+                      "arrowwidth": 2, "arrowcolor": INK, "text": ""})
+        mx, my = (tail[0] + head[0]) / 2, (tail[1] + head[1]) / 2
+        notes.append({"x": mx, "y": my + (0.45 if y0 == y1 else 0.0), "xref": "x", "yref": "y",
+                      "showarrow": False, "text": f"<i>{_wrap(FLOW[(a, b)], 16)}</i>",
+                      "xanchor": "center" if y0 == y1 else ("right" if x1 < x0 else "left"), "xshift": 0 if y0 == y1
+                      else (-8 if x1 < x0 else 8), "font": {"size": 10, "color": "#555555"}})
+    data = [{"type": "scatter", "x": [POSITIONS[s.id][0] for s in st], "y": [POSITIONS[s.id][1] for s in st],
+             "mode": "markers", "marker": {"size": 1, "color": "rgba(0,0,0,0)"}, "hoverinfo": "text",
+             "hovertext": [f"{s.label}: {s.says}" for s in st], "showlegend": False, "name": "steps"}]
+    layout = {"title": title(main, sub), "height": 520, "margin": {"t": 105, "l": 10, "r": 10, "b": 10},
+              "xaxis": {"visible": False, "range": [0, 10], "fixedrange": True},
+              "yaxis": {"visible": False, "range": [0.3, 5.6], "fixedrange": True},
+              "shapes": shapes, "annotations": notes, "showlegend": False}
+    return make_figure(data, layout, view=VIEW)
+
+
+def _wrap(text: str, width: int) -> str:
+    lines = wrap(text, width)
+    return "<br>".join(lines[:5]) + ("…" if len(lines) > 5 else "")
+
+
+def text(trace: Trace, cycle: int) -> str:
+    """The same facts as :func:`figure`: one line per step, ``>>`` on the step that explains the cycle."""
+    st = steps(trace, cycle)
+    main, sub = _titles(trace, cycle, st)
+    lines = [main, sub]
+    width = max(len(s.label) for s in st)
+    for s in st:
+        mark = ">>" if s.primary else ("* " if s.active else "  ")
+        lines.append(f"{mark} {s.label:<{width}}  {s.says}")
+    lines.append("(>> explains the cycle, * did something; the loop runs top to bottom and back to the informer)")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["STEPS", "Step", "figure", "steps", "text"]

@@ -1,0 +1,271 @@
+"""View 7a, the ownership graph: Job → Pods → Nodes as the API server had them after a cycle.
+
+A networkx ``DiGraph`` (:func:`graph`) with an edge from the Job to every pod whose
+controller ``ownerReference`` names it, and from every scheduled pod to its node
+(``spec.nodeName``). The layout is layered and computed by hand, not by a force layout: the
+Job on the left, its pods in the middle grouped by node, the nodes on the right, each node
+level with its pods, so no two edges cross and the same world is always drawn the same way.
+Pods are marked by phase with a symbol, a colour and a text label.
+
+Above :data:`GROUP_ABOVE` pods the picture groups pods by (node, phase): one mark per group,
+sized and labelled with its count; the title and text twin say so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import networkx as nx
+
+from k8sjobs.api.types import Phase, Pod
+from k8sjobs.trace.recorder import Trace, WorldState
+from k8sjobs.trace.records import pod_index
+
+from ._common import (
+    INK,
+    LEGEND_BOTTOM,
+    MUTED,
+    OUTCOME_STYLE,
+    OUTCOMES,
+    cycle_word,
+    job_ref,
+    make_figure,
+    plural,
+    resolve,
+    table,
+    title,
+)
+
+VIEW = "ownership"
+GROUP_ABOVE = 60
+"""More pods than this are drawn as one mark per (node, phase) group."""
+UNSCHEDULED = "(not scheduled)"
+LABEL_ROOM = 0.5
+"""Width (in layer units) left for pod labels before the edges to the nodes start."""
+_PHASE_OUTCOME = {Phase.PENDING: "pending", Phase.RUNNING: "running", Phase.SUCCEEDED: "succeeded",
+                  Phase.FAILED: "failed"}
+
+
+def pod_outcome(pod: Pod) -> str:
+    """running | pending | succeeded | failed | terminating, from the pod object."""
+    if pod.metadata.deletion_timestamp is not None and pod.status.phase not in (Phase.SUCCEEDED, Phase.FAILED):
+        return "terminating"
+    return _PHASE_OUTCOME.get(pod.status.phase or Phase.PENDING, "pending")
+
+
+def _natural(name: str) -> tuple:
+    # node-2 before node-10.
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _node_order(state: WorldState) -> tuple[list[str], set[str]]:
+    live = [n.metadata.name for n in state.nodes]
+    used = {p.spec.node_name for p in state.pods if p.spec.node_name}
+    gone = used - set(live)
+    return sorted(set(live) | gone, key=_natural), gone
+
+
+def graph(trace: Trace, cycle: int) -> nx.DiGraph:
+    """The Job → Pods → Nodes graph after ``cycle``, with a hand-made layered layout.
+
+    Node attributes: ``kind`` (job, pod, group, node), ``label``, ``layer`` (0, 1, 2),
+    ``pos`` (x, y) and, for pods, ``outcome``; groups also have ``count``; nodes have
+    ``gone`` (the node object no longer exists). Edge attribute ``kind``: owns or runs-on.
+    """
+    k, _, _ = resolve(trace, cycle)
+    state = trace.state_at(k)
+    g = nx.DiGraph(cycle=k, t=state.t)
+    nodes, gone = _node_order(state)
+    order = {n: i for i, n in enumerate(nodes)}
+    job_id = f"job/{trace.job_name}"
+    job = state.job
+    if job is not None:
+        s = job.status
+        g.add_node(job_id, kind="job", layer=0, label=job_ref(trace),
+                   status=f"active {s.active}, succeeded {s.succeeded}, failed {s.failed}")
+    else:
+        g.add_node(job_id, kind="job", layer=0, label=f"{job_ref(trace)} (deleted)", status="deleted")
+    pods = sorted(state.pods, key=lambda p: (order.get(p.spec.node_name, len(nodes)),
+                                             OUTCOMES.index(pod_outcome(p)), p.metadata.creation_timestamp or 0.0,
+                                             p.metadata.name))
+    grouped = len(pods) > GROUP_ABOVE
+    g.graph["grouped"] = grouped
+    g.graph["pods"] = len(pods)
+    members: list[str] = []
+    for p in pods:
+        where = p.spec.node_name or UNSCHEDULED
+        outcome = pod_outcome(p)
+        if grouped:
+            gid = f"pods/{where}/{outcome}"
+            if gid not in g:
+                g.add_node(gid, kind="group", layer=1, outcome=outcome, count=0, node=where)
+                members.append(gid)
+                if job is not None:
+                    g.add_edge(job_id, gid, kind="owns")
+                if p.spec.node_name:
+                    g.add_edge(gid, f"node/{p.spec.node_name}", kind="runs-on")
+            g.nodes[gid]["count"] += 1
+        else:
+            pid = f"pod/{p.metadata.name}"
+            ix = pod_index(p)
+            g.add_node(pid, kind="pod", layer=1, outcome=outcome, label=p.metadata.name, index=ix, node=where)
+            members.append(pid)
+            if job is not None:
+                g.add_edge(job_id, pid, kind="owns")
+            if p.spec.node_name:
+                g.add_edge(pid, f"node/{p.spec.node_name}", kind="runs-on")
+    for gid in members:
+        if grouped:
+            d = g.nodes[gid]
+            d["label"] = f"{plural(d['count'], d['outcome'] + ' pod')}"
+    for n in nodes:
+        nid = f"node/{n}"
+        if nid not in g:
+            g.add_node(nid)
+        g.nodes[nid].update(kind="node", layer=2, label=n + (" (gone)" if n in gone else ""), gone=n in gone)
+    _layout(g, members, [f"node/{n}" for n in nodes], job_id)
+    return g
+
+
+def _spread(n: int) -> list[float]:
+    if n <= 1:
+        return [0.5] * n
+    return [1 - i / (n - 1) for i in range(n)]
+
+
+def _layout(g: nx.DiGraph, members: list[str], nodes: list[str], job_id: str) -> None:
+    """Layered positions: x = layer; pods evenly from top to bottom; each node at its pods' mean height."""
+    ys = _spread(len(members))
+    for m, y in zip(members, ys):
+        g.nodes[m]["pos"] = (1.0, y)
+    g.nodes[job_id]["pos"] = (0.0, 0.5)
+    wanted = []
+    for nid in nodes:
+        below = [g.nodes[p]["pos"][1] for p in g.predecessors(nid)]
+        wanted.append(sum(below) / len(below) if below else None)
+    # Nodes without pods go below the others, evenly; keep at least a small gap between nodes.
+    free = [i for i, w in enumerate(wanted) if w is None]
+    taken = [i for i, w in enumerate(wanted) if w is not None]
+    gap = min(0.12, 1 / max(len(nodes), 1))
+    last = 2.0
+    for i in taken:
+        y = min(wanted[i], last - gap)
+        wanted[i] = y
+        last = y
+    low = min([wanted[i] for i in taken], default=1.0 + gap)
+    for j, i in enumerate(free):
+        wanted[i] = low - gap * (j + 1)
+    for nid, y in zip(nodes, wanted):
+        g.nodes[nid]["pos"] = (2.0, y)
+
+
+def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
+    main = f"Who owns what in {job_ref(trace)} after {cycle_word(k, t)}: Job → Pods → Nodes"
+    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+    for _, d in g.nodes(data=True):
+        if d.get("kind") == "pod":
+            counts[d["outcome"]] += 1
+        elif d.get("kind") == "group":
+            counts[d["outcome"]] += d["count"]
+    n_nodes = sum(1 for _, d in g.nodes(data=True) if d.get("kind") == "node")
+    parts = ", ".join(f"{v} {o}" for o, v in counts.items() if v)
+    sub = f"{plural(g.graph['pods'], 'pod')}" + (f" ({parts})" if parts else "") + f" on {plural(n_nodes, 'node')}"
+    if g.graph["grouped"]:
+        sub += f"; more than {GROUP_ABOVE} pods, so pods are grouped by node and phase"
+    sub += "; solid edges: ownerReference (controller), dotted: scheduled on (spec.nodeName)"
+    return main, sub
+
+
+def figure(trace: Trace, cycle: int):
+    """The ownership graph after ``cycle``."""
+    g = graph(trace, cycle)
+    k, t = g.graph["cycle"], g.graph["t"]
+    main, sub = _titles(trace, k, t, g)
+    pos = nx.get_node_attributes(g, "pos")
+    data: list[dict[str, Any]] = []
+    for kind, dash, color in (("owns", "solid", "#9E9E9E"), ("runs-on", "dot", "#555555")):
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        for a, b, d in g.edges(data=True):
+            if d["kind"] == kind:
+                # A runs-on edge starts after the pod's label, which is written right of the pod.
+                x0 = pos[a][0] + (LABEL_ROOM if kind == "runs-on" else 0.0)
+                xs += [x0, pos[b][0], None]
+                ys += [pos[a][1], pos[b][1], None]
+        data.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "hoverinfo": "skip",
+                     "name": "owns (ownerReference)" if kind == "owns" else "runs on (spec.nodeName)",
+                     "line": {"color": color, "width": 1.2, "dash": dash}})
+    jx, jy = pos[f"job/{trace.job_name}"]
+    jd = g.nodes[f"job/{trace.job_name}"]
+    data.append({"type": "scatter", "mode": "markers+text", "x": [jx], "y": [jy], "name": "Job",
+                 "text": [f"<b>{jd['label']}</b><br>{jd['status']}"], "textposition": "bottom center",
+                 "marker": {"symbol": "square", "size": 26, "color": "#FFFFFF", "line": {"color": INK, "width": 2.5}},
+                 "hoverinfo": "text", "hovertext": [f"{jd['label']}: {jd['status']}"]})
+    grouped = g.graph["grouped"]
+    for o in OUTCOMES:
+        members = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") in ("pod", "group") and d["outcome"] == o]
+        if o == "deleted":
+            continue
+        st = OUTCOME_STYLE[o]
+        if grouped:
+            sizes = [round(min(18.0, 9 + 1.5 * d["count"] ** 0.5), 1) for _, d in members]
+            labels = [d["label"] for _, d in members]
+        else:
+            sizes = [15] * len(members)
+            labels = [(f"[{d['index']}] " if d.get("index") is not None else "") + d["label"] for _, d in members]
+        data.append({"type": "scatter", "mode": "markers+text", "name": o, "x": [pos[n][0] for n, _ in members],
+                     "y": [pos[n][1] for n, _ in members], "text": labels, "textposition": "middle right",
+                     "textfont": {"size": 10 if len(members) > 20 else 11},
+                     "marker": {"symbol": st.symbol, "size": sizes, "color": st.color if o != "pending" else MUTED,
+                                "line": {"color": INK if o != "failed" else st.color, "width": 1.5}},
+                     "hoverinfo": "text", "hovertext": [f"{d['label']}: {o} on {d['node']}" for _, d in members]})
+    nodes = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") == "node"]
+    on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
+    data.append({"type": "scatter", "mode": "markers+text", "name": "Node", "x": [pos[n][0] for n, _ in nodes],
+                 "y": [pos[n][1] for n, _ in nodes],
+                 "text": [f"<b>{d['label']}</b><br>{plural(on[n], 'pod')}" for n, d in nodes],
+                 "textposition": "middle right",
+                 "marker": {"symbol": "hexagon", "size": 24, "color": ["#FFFFFF" if d["gone"] else "#D9D9D9"
+                                                                      for _, d in nodes],
+                            "line": {"color": [MUTED if d["gone"] else INK for _, d in nodes], "width": 2}},
+                 "hoverinfo": "text", "hovertext": [d["label"] for _, d in nodes]})
+    n_rows = max(len([1 for _, d in g.nodes(data=True) if d.get("kind") in ("pod", "group")]), len(nodes), 4)
+    notes = [{"x": x, "y": 1.0, "xref": "x", "yref": "paper", "text": f"<b>{w}</b>", "showarrow": False,
+              "yanchor": "bottom", "font": {"size": 12}}
+             for x, w in ((0, "Job"), (1, "Pods (by node, then phase)" if not grouped else "Pods grouped by node, phase"),
+                          (2, "Nodes"))]
+    layout = {
+        "title": title(main, sub), "height": min(1000, max(380, 22 * n_rows + 200)),
+        "margin": {"t": 105, "l": 20, "r": 20, "b": 95},
+        "xaxis": {"visible": False, "range": [-0.3, 2.55], "fixedrange": True},
+        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.06, 1.06]},
+        "annotations": notes, "showlegend": True,
+        "legend": LEGEND_BOTTOM,
+    }
+    return make_figure(data, layout, view=VIEW)
+
+
+def text(trace: Trace, cycle: int) -> str:
+    """The same facts as :func:`figure`: the owner, each pod (or group) and where it runs."""
+    g = graph(trace, cycle)
+    k, t = g.graph["cycle"], g.graph["t"]
+    main, sub = _titles(trace, k, t, g)
+    jd = g.nodes[f"job/{trace.job_name}"]
+    rows = []
+    for n, d in g.nodes(data=True):
+        if d.get("kind") == "pod":
+            owner = "Job" if g.has_edge(f"job/{trace.job_name}", n) else "-"
+            rows.append((d["label"], "-" if d.get("index") is None else d["index"], d["outcome"], owner, d["node"]))
+        elif d.get("kind") == "group":
+            rows.append((d["label"], "-", d["outcome"], "Job", d["node"]))
+    lines = [main, sub, f"Job: {jd['label']}: {jd['status']}"]
+    lines.append(table(["POD" if not g.graph["grouped"] else "PODS", "INDEX", "PHASE", "OWNER", "NODE"], rows)
+                 if rows else "(no pods)")
+    node_rows = [(d["label"], sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)))
+                 for n, d in g.nodes(data=True) if d.get("kind") == "node"]
+    lines.append("Nodes: " + ", ".join(f"{lbl} ({plural(c, 'pod')})" for lbl, c in node_rows))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["GROUP_ABOVE", "figure", "graph", "pod_outcome", "text"]
