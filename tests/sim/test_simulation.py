@@ -308,6 +308,144 @@ def test_the_foreground_job_waits_for_its_pods_to_stop():
     assert sim.job is None
 
 
+# ----------------------------------------------------------------------------- actions on pods and nodes
+
+
+def test_fail_pod_fails_a_running_pod_with_the_exit_code_and_the_condition():
+    sim, rec = watch(job(completions=2, parallelism=2, duration="100s"))
+    sim.run_until(5)
+    name = sim.pods()[0].metadata.name
+    sim.fail_pod(name, exit_code=42, condition="DisruptionTarget")
+    pod = sim.pod(name)
+    term = pod.status.container_statuses[0].state.terminated
+    assert (pod.status.phase, term.exit_code, term.finished_at) == ("Failed", 42, 5.0)
+    assert ("DisruptionTarget", "True") in [(c.type, c.status) for c in pod.status.conditions]
+    tr = finish(sim, rec)
+    replacement = [h for h in tr.pod_histories() if h.created > 5]
+    assert len(replacement) == 1 and replacement[0].created == 15.0  # one failure: 10 s backoff
+    assert (tr.final_job.status.failed, tr.final_job.status.succeeded) == (1, 2)
+    assert [a.describe() for a in sim.actions] == [
+        f"fail_pod(condition='DisruptionTarget', container=None, exit_code=42, name='{name}')"]
+
+
+def test_evict_pod_adds_disruption_target_deletes_gracefully_and_the_pod_is_replaced():
+    sim, rec = watch(job(completions=2, parallelism=2, duration="30s", ann={"sim.k8sjobs.io/termination-delay": "5s"}))
+    sim.run_until(5)
+    name = sim.pods()[0].metadata.name
+    sim.evict_pod(name)
+    pod = sim.pod(name)
+    assert (pod.metadata.deletion_timestamp, pod.metadata.deletion_grace_period_seconds) == (35.0, 30)
+    assert [(c.type, c.reason) for c in pod.status.conditions if c.type == "DisruptionTarget"] == [
+        ("DisruptionTarget", "EvictionByEvictionAPI")]
+    tr = finish(sim, rec)
+    h = histories(tr)[name]
+    assert (h.deleting, h.finished, h.exit_code, h.disruption) == (5.0, 10.0, 143, "EvictionByEvictionAPI")
+    assert [x.created for x in tr.pod_histories() if x.created > 0] == [15.0]
+    assert (tr.final_job.status.failed, tr.final_job.status.succeeded) == (1, 2)
+
+
+def test_delete_pod_is_a_graceful_delete_and_the_job_replaces_the_pod():
+    sim, rec = watch(job(completions=2, parallelism=2, duration="30s"))
+    sim.run_until(5)
+    name = sim.pods()[0].metadata.name
+    sim.delete_pod(name)
+    assert sim.pod(name).metadata.deletion_timestamp == 35.0
+    tr = finish(sim, rec)
+    assert histories(tr)[name].deleting == 5.0
+    assert tr.final_job.status.succeeded == 2
+    assert len(tr.pod_histories()) == 3
+
+
+def test_lose_node_fails_its_pods_by_pod_gc_after_the_node_lost_delay_and_they_are_replaced():
+    sim, rec = watch(job(completions=3, parallelism=3, duration="100s"), nodes=2, node_lost_delay=40)
+    sim.run_until(5)
+    victims = sim.cluster.on_node()["node-1"]
+    sim.lose_node("node-1")
+    sim.run_until(44)
+    assert all(sim.pod(n).status.phase == "Running" for n in victims)
+    tr = finish(sim, rec)
+    for n in victims:
+        h = histories(tr)[n]
+        assert (h.finished, h.phase, h.exit_code, h.disruption) == (45.0, "Failed", 137, "DeletionByPodGC")
+    assert [n.t for n in notes(tr, "cluster.pod_gc")] == [45.0] * len(victims)
+    replacements = [h for h in tr.pod_histories() if h.created > 5]
+    assert len(replacements) == len(victims) and all(h.node != "node-1" for h in replacements)
+    assert tr.final_job.status.failed == len(victims)
+
+
+def test_add_node_gives_the_scheduler_room_for_a_pending_pod():
+    sim, rec = watch(job(completions=2, parallelism=2, duration="20s"), nodes=1, pods_per_node=1)
+    sim.run_until(5)
+    waiting = [p.metadata.name for p in sim.pods() if not p.spec.node_name]
+    assert len(waiting) == 1
+    assert [c.reason for c in sim.pod(waiting[0]).status.conditions] == ["Unschedulable"]
+    sim.add_node()
+    tr = finish(sim, rec)
+    late = histories(tr)[waiting[0]]
+    assert (late.node, late.scheduled) == ("node-2", 5.0)
+    assert [a.describe() for a in sim.actions] == ["add_node(name='node-2', pods=None)"]
+    assert tr.final_job.status.succeeded == 2
+
+
+def test_the_scheduler_picks_the_node_with_the_most_free_slots():
+    sim, rec = watch(job(completions=3, parallelism=3, duration="20s"), nodes=1, pods_per_node=1)
+    sim.run_until(5)
+    sim.add_node("small", pods=1)
+    sim.add_node("big", pods=5)
+    tr = finish(sim, rec)
+    assert sorted(h.node for h in tr.pod_histories()) == ["big", "big", "node-1"]
+
+
+@pytest.mark.parametrize(("act", "message"), [
+    pytest.param(lambda s, p: s.fail_pod("nope"), 'pod "nope" not found; pods of this Job: ', id="fail_pod of an unknown pod"),
+    pytest.param(lambda s, p: s.fail_pod(p, exit_code=256), "exit_code: must be an integer between 0 and 255, got 256",
+                 id="fail_pod with an exit code too big"),
+    pytest.param(lambda s, p: s.fail_pod(p, exit_code=True), "exit_code: must be an integer", id="fail_pod with a boolean"),
+    pytest.param(lambda s, p: s.evict_pod("nope"), 'pod "nope" not found', id="evict_pod of an unknown pod"),
+    pytest.param(lambda s, p: s.delete_pod("nope"), 'pod "nope" not found', id="delete_pod of an unknown pod"),
+    pytest.param(lambda s, p: s.lose_node("node-9"), "node 'node-9' is not a ready node; ready nodes: node-1, node-2",
+                 id="lose_node of an unknown node"),
+    pytest.param(lambda s, p: s.add_node("node-1"), 'node "node-1" already exists', id="add_node of an existing node"),
+])
+def test_bad_pod_and_node_action_input_is_refused_and_the_run_is_unchanged(act, message):
+    sim, rec = watch(job(completions=2, parallelism=2, duration="20s"), nodes=2)
+    sim.run_until(5)
+    name = sim.pods()[1].metadata.name
+    before = world(sim)
+    with pytest.raises(SimulationError) as info:
+        act(sim, name)
+    assert message in str(info.value)
+    assert world(sim) == before
+    tr = finish(sim, rec)
+    assert tr.final_job.status.succeeded == 2  # the pods still run to their end
+
+
+def test_a_pod_that_has_finished_cannot_be_failed_again():
+    sim, _ = watch(job(completions=1, parallelism=1, duration="5s"))
+    sim.run_until(20)
+    name = sim.pods()[0].metadata.name
+    with pytest.raises(SimulationError, match=f'pod "{name}" has already finished \\(Succeeded\\)'):
+        sim.fail_pod(name)
+
+
+def test_an_evicted_pod_cannot_be_evicted_twice():
+    sim, _ = watch(job(completions=1, parallelism=1, duration="50s"))
+    sim.run_until(5)
+    name = sim.pods()[0].metadata.name
+    sim.evict_pod(name)
+    with pytest.raises(SimulationError, match="is already being deleted"):
+        sim.evict_pod(name)
+
+
+def test_foreground_deletion_of_a_job_whose_pods_have_all_finished_succeeds_and_is_recorded():
+    sim, _ = watch(job(completions=1, parallelism=1, duration="5s", ann={"sim.k8sjobs.io/fail-rate": "1"},
+                       backoffLimit=0))
+    sim.run_until_finished()
+    sim.delete_job("Foreground")
+    assert sim.job is None
+    assert [a.name for a in sim.actions] == ["delete_job"]
+
+
 # ----------------------------------------------------------------------------- bad action input
 
 
