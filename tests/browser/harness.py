@@ -54,7 +54,7 @@ off, so every cell is in the DOM.
 ``notebook:run-all-cells`` through ``window.jupyterapp.commands`` and waits for the kernel to be
 idle; ``RunResult.ok``, ``.errors`` (``"cell N: Ename: value"``), ``.cells`` (execution count and
 outputs of each code cell), ``.seconds``, ``.text()`` (all text outputs). ``cell_outputs()`` reads
-the current outputs again (e.g. after a click).
+the current outputs again (e.g. after a click); ``wait_idle()``; ``kernel_status()``.
 
 ``Voila(notebook_relpath, stage_dir=True, extension_denylist=VOILA_EXTENSION_DENYLIST)`` -- context
 manager; ``voila <nb>`` on 127.0.0.1 with a token, ``--show_tracebacks=True``, isolated dirs,
@@ -77,7 +77,8 @@ cell failed (``voila_errors()``).
 * ``widget_errors()`` -- "Error displaying widget", "Click to show javascript error",
   ``.jupyter-widgets-error-widget``, "No version of module ... is registered".
 * ``problems(allow=())`` -> list of every widget error, console error, page error and failed
-  loopback request, minus regexes in ``allow``; ``assert_clean(allow=())`` asserts it is empty.
+  loopback request, minus regexes in ``allow`` and the documented ``KNOWN_UPSTREAM_PROBLEMS`` of
+  the page's app (one Notebook 7.6.5 start-up error); ``assert_clean(allow=())`` asserts it is empty.
 * ``shot(name, locator=None, scroll_to=None)`` -> ``artifacts/browser/<page>-<name>.png`` (the
   viewport, or one element; ``scroll_to`` scrolls an element into view first).
 * ``close()`` writes ``artifacts/browser/<page>.json`` (timings, errors, requests, screenshots).
@@ -130,14 +131,18 @@ CHROMIUM_ARGS = [
     "--metrics-recording-only",
 ]
 
-WIDGET_ERROR_TEXTS = (
-    "Error displaying widget",
-    "Click to show javascript error",
-    "Failed to load model class",
-    "is registered",  # "No version of module X is registered"
-)
+# what a widget that failed to render leaves in the page text
+WIDGET_ERROR_TEXTS = ("Error displaying widget", "Click to show javascript error", "Failed to load model class")
+WIDGET_ERROR_PATTERNS = (r"No version of module \S+ is registered",)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+# Upstream bugs that Probe.problems() ignores -- only on the app named, only this exact text.
+KNOWN_UPSTREAM_PROBLEMS: dict[str, tuple[str, ...]] = {
+    # Notebook 7.6.5: a start-up race in the shortcuts settings plugin throws once per page load
+    # (jupyter/notebook issue #7862, open); seen with no extension or setting of ours; harmless.
+    "notebook": (r"^pageerror: TypeError: Cannot read properties of undefined \(reading 'schema'\)$",),
+}
 
 _LIVE_SERVERS: list[_Server] = []
 
@@ -529,6 +534,16 @@ class Notebook:
             "() => { const s = window.jupyterapp.shell.currentWidget.sessionContext;"
             " return s.session && s.session.kernel ? s.session.kernel.status : 'none'; }")
 
+    def wait_idle(self, timeout: float = 60) -> None:
+        """Wait until the kernel reports idle (e.g. after a click whose handler runs in the kernel)."""
+        self.page.wait_for_function(
+            """() => {
+                const s = window.jupyterapp.shell.currentWidget.sessionContext;
+                return !!(s.session && s.session.kernel && s.session.kernel.status === 'idle');
+            }""",
+            timeout=timeout * 1000,
+        )
+
     def cell_outputs(self) -> list[dict]:
         return self.page.evaluate(_CELL_OUTPUTS_JS)
 
@@ -545,13 +560,7 @@ class Notebook:
             ])""",
             timeout * 1000,
         )
-        self.page.wait_for_function(
-            """() => {
-                const s = window.jupyterapp.shell.currentWidget.sessionContext;
-                return !!(s.session && s.session.kernel && s.session.kernel.status === 'idle');
-            }""",
-            timeout=timeout * 1000,
-        )
+        self.wait_idle(timeout)
         cells = [c for c in self.cell_outputs() if c["type"] == "code"]
         errors = []
         for cell in cells:
@@ -566,6 +575,8 @@ class Notebook:
             not_run = [i for i in not_run if src[i].strip()]
             if not_run:
                 errors.append(f"cells not executed: {not_run}")
+        if not command_ok and not errors:
+            errors.append("notebook:run-all-cells returned false with no error output (kernel died?)")
         seconds = round(_now() - t0, 2)
         self.probe.timings["run_all"] = seconds
         return RunResult(ok=bool(command_ok) and not errors, seconds=seconds, cells=cells, errors=errors)
@@ -649,8 +660,9 @@ class Browser:
         from playwright.sync_api import sync_playwright
 
         t0 = _now()
-        self.tmp = _mkdtemp("k8s-chromium-")
+        self.tmp = _mkdtemp("k8c-")
         env = isolated_env(self.tmp / "h")
+        env["TMPDIR"] = str(self.tmp)  # Chromium's SingletonSocket goes here: keep the path short
         self._pw = sync_playwright().start()
         self.context = self._pw.chromium.launch_persistent_context(
             self.tmp / "p",
@@ -782,11 +794,9 @@ class Probe:
         if n:
             found.append(f"{n} x .jupyter-widgets-error-widget")
         body = self.page.locator("body").inner_text()
-        for text in WIDGET_ERROR_TEXTS:
-            if text == "is registered":
-                found += re.findall(r"No version of module \S+ is registered", body)
-            elif text in body:
-                found.append(text)
+        found += [text for text in WIDGET_ERROR_TEXTS if text in body]
+        for pattern in WIDGET_ERROR_PATTERNS:
+            found += re.findall(pattern, body)
         return found
 
     def voila_errors(self) -> list[str]:
@@ -797,11 +807,13 @@ class Probe:
         return [e for e in errs if "Traceback" in e or "Error" in e] + msg
 
     def problems(self, allow: tuple[str, ...] | list[str] = ()) -> list[str]:
-        """Widget errors, console errors, page errors, failed loopback requests, minus ``allow`` regexes."""
+        """Widget errors, console errors, page errors, failed loopback requests, minus ``allow``
+        regexes and the ``KNOWN_UPSTREAM_PROBLEMS`` of this page's app."""
         items = ([f"widget: {e}" for e in self.widget_errors()]
                  + [f"console: {e}" for e in self.console_errors]
                  + [f"pageerror: {e}" for e in self.page_errors]
                  + [f"request: {e}" for e in self.failed_requests])
+        allow = (*allow, *KNOWN_UPSTREAM_PROBLEMS.get(getattr(self.server, "kind", ""), ()))
         return [i for i in items if not any(re.search(a, i) for a in allow)]
 
     def assert_clean(self, allow: tuple[str, ...] | list[str] = ()) -> None:

@@ -40,13 +40,7 @@ def _click_and_check(probe, clicks):
     assert probe.text(".js-plotly-plot .gtitle") == f"clicks={clicks}"
 
 
-# Notebook 7.6.5 only: a start-up race in its shortcuts settings (jupyter/notebook issue #7862,
-# open upstream) throws this once per page load; it also happens with no extension or setting
-# of ours, and the page works. Anything else is still an error.
-NOTEBOOK7_KNOWN = (r"^pageerror: TypeError: Cannot read properties of undefined \(reading 'schema'\)$",)
-
-
-def _run_in(server, probe, app, allow=()):
+def _run_in(server, probe, app):
     nb = server.open_notebook(probe, NB)
     probe.shot("1-opened")
     run = nb.run_all()
@@ -58,8 +52,9 @@ def _run_in(server, probe, app, allow=()):
     _click_and_check(probe, 2)
     probe.shot("3-clicked", scroll_to=".widget-vbox")
     probe.shot("3-clicked-widget", probe.page.locator(".widget-vbox").first)
+    nb.wait_idle()
     assert nb.kernel_status() == "idle"
-    probe.assert_clean(allow)
+    probe.assert_clean()
     assert probe.blocked_requests == [], f"{app} tried to reach the internet"
 
 
@@ -71,7 +66,10 @@ def test_notebook7(browser):
     with JupyterLab(app="notebook") as server:
         probe = browser.new_page("test_notebook7")
         try:
-            _run_in(server, probe, "Notebook 7", allow=NOTEBOOK7_KNOWN)
+            _run_in(server, probe, "Notebook 7")
+            # the one known upstream start-up error (harness.KNOWN_UPSTREAM_PROBLEMS) did occur
+            # and is the only thing ignored
+            assert all("reading 'schema'" in e for e in probe.page_errors), probe.page_errors
         except BaseException:
             probe.shot("failure")
             raise
