@@ -128,7 +128,7 @@ def story(trace: Trace, cycle: int) -> BackoffStory:
     finished: list[tuple[float, int, PodHistory]] = []
     creations = []
     for h in trace.pod_histories():
-        if h.created > t:
+        if h.created_in_cycle > k:
             continue
         creations.append((h.created, h.name, h.index))
         ft = _failed_at(h, t, skip)
@@ -212,8 +212,11 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
     sub = (f"{plural(len(s.failures), 'failure')}, {plural(len(s.resets), 'success', 'successes')}; "
            f"wait after n failures = 10 s·2^(n−1), capped at {secs(MAX_JOB_POD_FAILURE_BACKOFF)} s. ")
     where = f" of index {last.index}" if s.per_index else ""
-    sub += (f"Latest: failure {last.n}{where} at {secs(last.t)} s → new pod not before "
-            f"{secs(last.next_start)} s ({_STATUS_WORD[last.status]})")
+    if last.status == "index failed":
+        sub += f"Latest: failure {last.n}{where} at {secs(last.t)} s: the index failed, no new pod for it"
+    else:
+        sub += (f"Latest: failure {last.n}{where} at {secs(last.t)} s → new pod not before "
+                f"{secs(last.next_start)} s ({_STATUS_WORD[last.status]})")
     if s.job_failed_at is not None:
         sub += f"; the Job failed at {secs(s.job_failed_at)} s"
     return main, sub
@@ -352,7 +355,8 @@ def text(trace: Trace, cycle: int) -> str:
     lines = [main, sub]
     if s.failures:
         rows = [(i, f.pod, "-" if f.index is None else f.index, secs(f.t), f.n, delay_formula(f.n),
-                 secs(f.next_start), _STATUS_WORD[f.status]) for i, f in enumerate(s.failures, start=1)]
+                 "never" if f.status == "index failed" else secs(f.next_start), _STATUS_WORD[f.status])
+                for i, f in enumerate(s.failures, start=1)]
         lines.append(table(["#", "POD", "INDEX", "FAILED AT", "N", "WAIT", "NEW POD FROM", "STATUS"], rows,
                            right=(0, 2, 3, 4, 6)))
     if s.resets:

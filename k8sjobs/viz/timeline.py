@@ -110,9 +110,9 @@ def _hover(h: PodHistory, outcome: str, t: float) -> str:
     return "<br>".join(lines)
 
 
-def pods_as_of(trace: Trace, t: float) -> list[PodHistory]:
-    """The pods created at or before ``t``, in display order (by index for Indexed Jobs)."""
-    hist = [h for h in trace.pod_histories() if h.created <= t]
+def pods_as_of(trace: Trace, cycle: int) -> list[PodHistory]:
+    """The pods created by the end of ``cycle``, in display order (by index for Indexed Jobs)."""
+    hist = [h for h in trace.pod_histories() if h.created_in_cycle <= cycle]
     if _indexed(trace):
         hist.sort(key=lambda h: (h.index if h.index is not None else 1 << 62, h.created, h.name))
     return hist
@@ -128,7 +128,7 @@ def _indexed(trace: Trace) -> bool:
 def figure(trace: Trace, cycle: int):
     """The pod timeline up to ``cycle`` (a bar per pod, or binned counts for many pods)."""
     k, t, _ = resolve(trace, cycle)
-    pods = pods_as_of(trace, t)
+    pods = pods_as_of(trace, k)
     if len(pods) > AGGREGATE_ABOVE:
         return _aggregated_figure(trace, k, t, pods)
     indexed = _indexed(trace)
@@ -241,9 +241,10 @@ def _intervals(pods: list[PodHistory], t: float) -> dict[str, Any]:
     return {"spans": spans, "ended": ended}
 
 
-def binned_counts(trace: Trace, t: float, pods: list[PodHistory] | None = None) -> dict[str, Any]:
-    """Counts per time bin up to ``t``: alive pods per state at the bin's middle, ended pods per bin."""
-    pods = pods_as_of(trace, t) if pods is None else pods
+def binned_counts(trace: Trace, cycle: int, pods: list[PodHistory] | None = None) -> dict[str, Any]:
+    """Counts per time bin up to ``cycle``: alive pods per state at the bin's middle, ended pods per bin."""
+    _, t, _ = resolve(trace, cycle)
+    pods = pods_as_of(trace, cycle) if pods is None else pods
     width = x_end(trace) / BINS
     nbins = min(BINS, int(t // width) + 1)
     iv = _intervals(pods, t)
@@ -270,7 +271,7 @@ def _count_ticks(up: int, down: int) -> dict[str, Any]:
 
 
 def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
-    b = binned_counts(trace, t, pods)
+    b = binned_counts(trace, k, pods)
     rows, width = b["rows"], b["width"]
     xs = [round((r["lo"] + r["hi"]) / 2, 3) for r in rows]
     data = []
@@ -312,12 +313,12 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`, as fixed-width text."""
     k, t, _ = resolve(trace, cycle)
-    pods = pods_as_of(trace, t)
+    pods = pods_as_of(trace, k)
     cyc = trace.cycles[:k]
     cycles_line = (f"Reconcile cycles so far: {len(cyc)}" +
                    (f" (at t = {', '.join(secs(c.t) for c in cyc)} s)" if 0 < len(cyc) <= 30 else ""))
     if len(pods) > AGGREGATE_ABOVE:
-        b = binned_counts(trace, t, pods)
+        b = binned_counts(trace, k, pods)
         main, sub = _aggregated_titles(trace, k, t, pods, b["width"])
         rows = [(f"{secs(r['lo'])}-{secs(r['hi'])}", r["pending"], r["running"], r["terminating"],
                  r["ended_succeeded"], r["ended_failed"], r["ended_deleted"]) for r in b["rows"]]

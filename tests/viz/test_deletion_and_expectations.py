@@ -1,0 +1,131 @@
+"""What the deletion ranking and the expectations view show."""
+
+from __future__ import annotations
+
+import viz_scenarios as S
+
+from k8sjobs import viz
+from k8sjobs.controller.active_pods import RULE_SENTENCES
+from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT
+from k8sjobs.viz import deletion, expectations
+from k8sjobs.viz._common import HIGHLIGHT, figure_title
+
+
+def _table(fig):
+    tab = fig.data[0]
+    heads = [h.replace("<b>", "").replace("</b>", "") for h in tab.header.values]
+    return heads, [list(col) for col in tab.cells.values], [list(col) for col in tab.cells.fill.color]
+
+
+def _scale_down(trace):
+    c = next(c for c in trace.cycles if deletion.scales_down(c))
+    return c, c.find("scale_down")[0].fields
+
+
+def test_the_ranking_lists_candidates_in_deletion_order_with_the_verdicts():
+    trace = S.mixed_scale_down().trace
+    c, f = _scale_down(trace)
+    heads, cols, _ = _table(viz.figure("deletion", trace, c.index))
+    names = [n.replace("<b>◆ ", "").replace("</b>", "") for n in cols[heads.index("pod")]]
+    assert names == f["ranking"]
+    verdicts = [v.replace("<b>", "").replace("</b>", "") for v in cols[heads.index("verdict")]]
+    assert verdicts == ["DELETE" if n in f["to_delete"] else "keep" for n in names]
+    assert verdicts == ["DELETE"] * 6 + ["keep"] * 2, "8 active, want 2: the first 6 go"
+
+
+def test_the_cell_of_the_deciding_rule_is_highlighted_in_every_row():
+    trace = S.mixed_scale_down().trace
+    c, f = _scale_down(trace)
+    heads, cols, fills = _table(viz.figure("deletion", trace, c.index))
+    column_of = {rule: heads.index(title) for rule, title in deletion.RULE_COLUMNS} | {"name": heads.index("pod")}
+    assert f["pair_rules"] == ["name", "unassigned-first", "name", "name", "name", "earlier-phase-first",
+                               "recently-ready-first"]
+    for row, rule in enumerate(f["pair_rules"]):
+        lit = [i for i, col in enumerate(fills) if col[row] == HIGHLIGHT]
+        assert lit == [column_of[rule]], f"row {row + 1}: {rule}"
+        assert cols[column_of[rule]][row].startswith("<b>◆ "), f"row {row + 1} marks the deciding value"
+        assert cols[-1][row] == f"{rule}: {RULE_SENTENCES[rule]}"
+    last = len(f["ranking"]) - 1
+    assert [i for i, col in enumerate(fills) if col[last] == HIGHLIGHT] == [], "the last pod has no next pod"
+
+
+def test_the_rule_at_the_cut_is_named_in_the_title():
+    trace = S.mixed_scale_down().trace
+    c, _ = _scale_down(trace)
+    r = deletion.ranking(trace, c)
+    assert r.cut is not None and r.cut.rule == "earlier-phase-first"
+    assert "by rule earlier-phase-first" in figure_title(viz.figure("deletion", trace, c.index))
+    assert "*Pending" in viz.text("deletion", trace, c.index), "the text twin stars the deciding cell"
+
+
+def test_the_indexed_pre_step_comes_first_with_its_index_highlighted():
+    trace = S.elastic().trace
+    c, f = _scale_down(trace)
+    heads, cols, fills = _table(viz.figure("deletion", trace, c.index))
+    assert [p[0] for p in f["prestep"]] == cols[heads.index("pod")][:3]
+    assert cols[heads.index("index")][:3] == ["3", "4", "5"]
+    ix = heads.index("index")
+    for row in range(3):
+        assert [i for i, col in enumerate(fills) if col[row] == HIGHLIGHT] == [ix]
+        assert cols[-1][row].startswith("<b>pre-step</b>: index ")
+        assert cols[-1][row].endswith("is out of range for completions 3")
+    assert "3 pods removed first by the Indexed pre-step" in figure_title(viz.figure("deletion", trace, c.index))
+
+
+def test_before_any_scale_down_the_ranking_says_so():
+    trace = S.mixed_scale_down().trace
+    fig = viz.figure("deletion", trace, 1)
+    assert fig.data == ()
+    assert "no scale-down yet" in viz.text("deletion", trace, 1)
+
+
+# ------------------------------------------------------------------------------ expectations
+
+
+def test_syncs_that_found_expectations_unmet_are_crossed_out():
+    trace = S.lag().trace
+    k = len(trace.cycles)
+    fig = viz.figure("expectations", trace, k)
+    crosses = next(tr for tr in fig.data if tr.name.startswith("sync: expectations NOT met"))
+    unmet = [c for c in trace.cycles if not c.satisfied]
+    assert unmet, "the lagging informer leaves some syncs waiting"
+    assert list(crosses.x) == [c.t for c in unmet]
+    assert list(crosses.y) == [c.expectations[0] for c in unmet]
+    assert f"{len(unmet)} of {k} syncs found their expectations unmet" in figure_title(fig)
+
+
+def test_the_creation_counter_jumps_at_a_sync_and_falls_with_each_observation():
+    trace = S.lag().trace
+    cre, dele, rows = expectations.model(trace, len(trace.cycles))
+    assert len(cre.observed) == sum(1 for n in trace.notes if n.rule == "expectations.creation_observed")
+    # Each sync adds two corners: what it found, then what it left (observations only lower the count).
+    i = 1
+    for c in trace.cycles:
+        while cre.points[i][0] != c.t or cre.points[i + 1][0] != c.t:
+            assert cre.points[i][1] == cre.points[i - 1][1] - 1, "between syncs the count only falls by one"
+            i += 1
+        assert cre.points[i - 1][1] == c.expectations[0], f"cycle {c.index} finds what the observations left"
+        assert cre.points[i:i + 2] == ((c.t, c.expectations[0]), (c.t, c.expectations[2])), f"cycle {c.index}"
+        i += 2
+    assert [r.seen_add for r in rows][1] == trace.cycle(1).expectations[2], \
+        "the creations of cycle 1 are all seen before cycle 2"
+    assert all(v == 0 for _, v in dele.points), "nothing was deleted"
+
+
+def test_an_open_record_expires_five_minutes_after_it_was_set():
+    trace = S.lag().trace
+    c = next(c for c in trace.cycles if not c.satisfied)
+    _, _, rows = expectations.model(trace, c.index)
+    row = rows[-1]
+    assert row.expires_at == row.record_since + EXPECTATIONS_TIMEOUT
+    assert row.record_since == c.observed["expect_since"]
+    fig = viz.figure("expectations", trace, c.index)
+    assert f"the record expires at t={row.expires_at:g} s (5 min)" in figure_title(fig)
+    assert any(f"expires at {row.expires_at:g} s" in (a.text or "") for a in fig.layout.annotations)
+
+
+def test_the_slow_start_sync_sets_twenty_and_leaves_five_expected():
+    trace = S.quota().trace
+    _, _, rows = expectations.model(trace, 1)
+    assert rows[0].add == (0, 5)
+    assert rows[0].satisfied

@@ -1,0 +1,162 @@
+"""What every view promises: it builds at every cycle, validates, is deterministic, has a title its
+text twin repeats, never imports ipywidgets, and can be applied to a displayed figure in place."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import plotly.graph_objects as go
+import pytest
+import viz_scenarios as S
+
+from k8sjobs import viz
+from k8sjobs.viz._common import OUTCOME_STYLE, OUTCOMES, figure_title
+
+SCENARIOS = ("backoff", "per_index", "indexed", "quota", "scale_down", "elastic", "lag")
+
+
+def _cycles(trace) -> list[int]:
+    n = len(trace.cycles)
+    return sorted({0, 1, n // 2, n})
+
+
+CASES = [(name, view) for name in SCENARIOS for view in viz.VIEWS]
+
+
+@pytest.mark.parametrize(("scenario", "view"), CASES, ids=[f"{v} of {s}" for s, v in CASES])
+def test_every_view_builds_validates_and_repeats_itself_at_every_cycle(scenario, view):
+    trace = S.ALL[scenario]().trace
+    for k in _cycles(trace):
+        fig = viz.figure(view, trace, k)
+        doc = json.loads(fig.to_json())
+        # Rebuilding with plotly's validation changes nothing: no misspelt property anywhere.
+        assert json.loads(go.Figure(fig.to_dict()).to_json()) == doc, f"{view} at cycle {k} does not validate"
+        # Deterministic: the same input gives the same JSON, byte for byte.
+        assert viz.figure(view, trace, k).to_json() == fig.to_json()
+        assert fig.to_json() == fig.to_json()
+        assert viz.text(view, trace, k) == viz.text(view, trace, k)
+
+
+@pytest.mark.parametrize("view", viz.VIEWS)
+def test_the_text_twin_starts_with_the_figure_title_in_words(view):
+    trace = S.quota().trace
+    for k in (0, 1, len(trace.cycles)):
+        fig = viz.figure(view, trace, k)
+        main = figure_title(fig).splitlines()[0]
+        assert main and main[0].isupper(), f"{view}: the figure has no title"
+        text = viz.text(view, trace, k)
+        assert text.splitlines()[0] == main
+        assert "<b>" not in text and "<br>" not in text, f"{view}: HTML leaked into the text twin"
+        assert " object at 0x" not in text and "Decision(" not in text, f"{view}: a repr leaked into the text twin"
+
+
+def test_the_subtitle_of_each_figure_is_the_second_part_of_its_text_twin():
+    trace = S.backoff().trace
+    k = len(trace.cycles)
+    for view in viz.VIEWS:
+        lines = figure_title(viz.figure(view, trace, k)).splitlines()
+        if len(lines) > 1:
+            assert viz.text(view, trace, k).splitlines()[1] == lines[1], view
+
+
+def test_views_are_listed_in_lesson_order_and_unknown_names_are_refused():
+    assert viz.VIEWS == ("timeline", "counts", "slow_start", "backoff", "deletion", "expectations", "ownership",
+                         "control_loop", "events")
+    with pytest.raises(ValueError, match="unknown view 'gantt'"):
+        viz.figure("gantt", S.indexed().trace, 1)
+
+
+def test_a_cycle_outside_the_run_is_refused_with_the_valid_range():
+    trace = S.indexed().trace
+    with pytest.raises(IndexError, match=f"cycles 1 to {len(trace.cycles)}"):
+        viz.figure("timeline", trace, len(trace.cycles) + 1)
+    with pytest.raises(TypeError):
+        viz.text("counts", trace, 1.5)
+
+
+def test_the_viz_package_never_imports_ipywidgets():
+    code = textwrap.dedent("""
+        import sys
+        sys.path.insert(0, "tests/viz")
+        import viz_scenarios as S
+        from k8sjobs import viz
+        trace = S.indexed().trace
+        for view in viz.VIEWS:
+            viz.figure(view, trace, len(trace.cycles))
+            viz.text(view, trace, 1)
+        bad = sorted(m for m in sys.modules if m.split(".")[0] in ("ipywidgets", "anywidget", "IPython"))
+        print("BAD", bad)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=S.ROOT).stdout
+    assert "BAD []" in out, out
+
+
+def test_outcomes_differ_in_pattern_so_they_read_in_black_and_white():
+    patterns = [OUTCOME_STYLE[o].pattern for o in OUTCOMES]
+    symbols = [OUTCOME_STYLE[o].symbol for o in OUTCOMES]
+    assert len(set(patterns)) == len(OUTCOMES), "two outcomes share a fill pattern"
+    assert len(set(symbols)) == len(OUTCOMES), "two outcomes share a marker symbol"
+    assert patterns.count("") == 1, "only one outcome (running) may be a plain fill"
+
+
+def test_every_timeline_bar_of_an_outcome_carries_that_outcomes_pattern():
+    fig = viz.figure("timeline", S.scale_down().trace, len(S.scale_down().trace.cycles))
+    bars = {tr.name: tr for tr in fig.data if tr.type == "bar"}
+    assert list(bars) == list(OUTCOMES), "the legend shows every outcome, in the same order"
+    for o, tr in bars.items():
+        want = OUTCOME_STYLE[o].pattern
+        got = tr.marker.pattern.shape if tr.marker.pattern is not None else None
+        assert (got or "") == want, o
+
+
+# ------------------------------------------------------------------------------ apply
+
+
+def _doc(fig) -> dict:
+    """The figure's JSON without trace uids and without cleared (null) properties, which plotly.js ignores."""
+    d = json.loads(fig.to_json())
+    d["layout"] = {k: v for k, v in d["layout"].items() if v is not None}
+    d["data"] = [{k: v for k, v in tr.items() if v is not None and k != "uid"} for tr in d["data"]]
+    return d
+
+
+@pytest.mark.parametrize("view", viz.VIEWS)
+def test_apply_turns_a_figure_into_the_next_one_in_place(view):
+    trace = S.lag().trace
+    target = viz.figure(view, trace, 2)
+    before = list(target.data)
+    new = viz.figure(view, trace, 14)
+    same_shape = [t.type for t in target.data] == [t.type for t in new.data]
+    out = viz.apply(target, new)
+    assert out is target
+    assert _doc(target) == _doc(new)
+    if same_shape:
+        assert all(a is b for a, b in zip(target.data, before)), "traces were replaced although they line up"
+
+
+def test_apply_replaces_the_data_when_the_traces_do_not_line_up():
+    trace = S.quota().trace
+    target = viz.figure("events", trace, 3)
+    new = viz.figure("counts", trace, 5)
+    viz.apply(target, new)
+    assert _doc(target) == _doc(new)
+    # Properties the new figure does not set are cleared, not left behind.
+    viz.apply(target, viz.figure("slow_start", trace, 0))
+    assert _doc(target) == _doc(viz.figure("slow_start", trace, 0))
+
+
+def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it():
+    pytest.importorskip("anywidget")
+    pytest.importorskip("ipywidgets")
+    trace = S.indexed().trace
+    fw = go.FigureWidget(viz.figure("timeline", trace, 1))
+    uids = [tr.uid for tr in fw.data]
+    for k in range(2, len(trace.cycles) + 1):
+        with fw.batch_update():
+            viz.apply(fw, viz.figure("timeline", trace, k))
+    assert [tr.uid for tr in fw.data] == uids, "the widget's traces were recreated"
+    assert _doc(fw) == _doc(viz.figure("timeline", trace, len(trace.cycles)))
