@@ -1,0 +1,141 @@
+"""Build the lesson notebooks from their markdown sources, clean.
+
+    .venv/bin/python tools/build_lessons.py                 # every notebooks/**/*.md with a code cell
+    .venv/bin/python tools/build_lessons.py notebooks/en/05-slow-start.md
+    .venv/bin/python tools/build_lessons.py --check         # are the .ipynb what the .md say? (no kernel)
+
+Each lesson is written as jupytext MyST markdown (``NN-name.md``, reviewable as text) and
+paired with ``NN-name.ipynb``, the file learners open. Building executes the notebook in a
+fresh kernel (the simulation is seeded, so outputs are deterministic), keeps the outputs of
+cells marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares) and removes every other output,
+execution count and widget state (a FigureWidget's state embeds all of plotly.js).
+
+``--check`` rebuilds each notebook's cells from its markdown without running anything and
+reports every difference with the committed ``.ipynb``, and every output that should not be
+there. Exit status 1 when something differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+KEEP_CELL_METADATA = ("tags",)
+KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
+
+
+def sources() -> list[Path]:
+    """Every lesson source: a MyST markdown file under notebooks/ that declares jupytext formats."""
+    out = []
+    for md in sorted(NOTEBOOKS.rglob("*.md")):
+        head = md.read_text(encoding="utf-8")[:400]
+        if head.startswith("---") and "format_name: myst" in head:
+            out.append(md)
+    return out
+
+
+def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.NotebookNode:
+    """Strip what must not be committed: other outputs, counts, widget state, editor metadata."""
+    nb = copy.deepcopy(nb)
+    nb.metadata = nbformat.NotebookNode({k: v for k, v in nb.metadata.items() if k in KEEP_NB_METADATA})
+    checked = 0
+    for cell in nb.cells:
+        cell.metadata = nbformat.NotebookNode({k: v for k, v in cell.metadata.items() if k in KEEP_CELL_METADATA})
+        cell.pop("id", None)
+        if cell.cell_type != "code":
+            continue
+        cell.execution_count = None
+        if keep_checked and CHECK_MARK in cell.source:
+            # nbval compares only cells that were run: a checked cell keeps a (deterministic) count.
+            checked += 1
+            cell.execution_count = checked
+            kept = []
+            for out in cell.outputs:
+                out.pop("execution_count", None)
+                out.metadata = nbformat.NotebookNode({})
+                if out.output_type == "execute_result":
+                    out.execution_count = None
+                kept.append(out)
+            cell.outputs = kept
+        else:
+            cell.outputs = []
+    return nb
+
+
+def build(md: Path, *, timeout: int = 300) -> Path:
+    """Execute ``md`` and write its clean ``.ipynb`` next to it."""
+    nb = jupytext.read(md)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(md.parent)}})
+    client.execute()
+    out = md.with_suffix(".ipynb")
+    nbformat.validator.normalize(nb)
+    final = clean(nb, keep_checked=True)
+    for i, cell in enumerate(final.cells):
+        cell["id"] = f"{md.stem[:40]}-{i:03d}"
+    nbformat.write(final, out)
+    return out
+
+
+def _comparable(nb: nbformat.NotebookNode) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ()))) for c in nb.cells]
+
+
+def check(md: Path) -> list[str]:
+    """Differences between ``md`` and its committed notebook (empty when in sync)."""
+    problems: list[str] = []
+    ipynb = md.with_suffix(".ipynb")
+    rel = md.relative_to(ROOT)
+    if not ipynb.exists():
+        return [f"{rel}: no {ipynb.name} built from it (run tools/build_lessons.py {rel})"]
+    want = jupytext.read(md)
+    have = nbformat.read(ipynb, as_version=4)
+    if _comparable(want) != _comparable(have):
+        for i, (a, b) in enumerate(zip(_comparable(want), _comparable(have))):
+            if a != b:
+                problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} differs from {md.name}; rebuild it")
+                break
+        else:
+            problems.append(f"{ipynb.relative_to(ROOT)}: {len(have.cells)} cells, {md.name} has {len(want.cells)}")
+    if want.metadata.get("k8sjobs") != have.metadata.get("k8sjobs"):
+        problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs differs from {md.name}")
+    if "widgets" in have.metadata:
+        problems.append(f"{ipynb.relative_to(ROOT)}: widget state is committed (metadata.widgets)")
+    for i, cell in enumerate(have.cells):
+        if cell.cell_type == "code" and cell.outputs and CHECK_MARK not in cell.source:
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} has outputs but is not a checked cell")
+        if cell.cell_type == "code" and cell.execution_count is not None and CHECK_MARK not in cell.source:
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} keeps an execution count")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build (or check) the named lessons, or all of them."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path, help="lesson .md sources (default: all)")
+    ap.add_argument("--check", action="store_true", help="compare without executing; exit 1 on any difference")
+    args = ap.parse_args(argv)
+    files = [f.resolve() for f in args.files] or sources()
+    if args.check:
+        problems = [p for md in files for p in check(md)]
+        for p in problems:
+            print(p)
+        print(f"{len(files)} lessons checked, {len(problems)} problems")
+        return 1 if problems else 0
+    for md in files:
+        out = build(md)
+        print(f"built {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
