@@ -188,18 +188,18 @@ def now_line(t: float, label: str, *, right: float | None = None,
     return shape, note
 
 
-def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2", hover_limit: int = 400) -> dict[str, Any]:
-    """A scatter of small tick marks at the top of a time axis, one per cycle up to ``upto``.
+def _tick_hovers(trace: Trace) -> list[str]:
+    return [f"cycle {c.index} at t={secs(c.t)} s: {c.headline.reason}" for c in trace.cycles]
 
-    Hover names each cycle's headline (only when there are at most ``hover_limit`` cycles:
-    computing headlines for thousands of cycles would cost more than the figure).
+
+def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2") -> dict[str, Any]:
+    """A scatter of small tick marks in a strip above a time axis, one per cycle up to ``upto``.
+
+    Hover names each cycle's headline (computed once per trace: a dashboard redraws every step).
     """
     cycles = trace.cycles[:upto]
     xs = [c.t for c in cycles]
-    if len(cycles) <= hover_limit:
-        hover = [f"cycle {c.index} at t={secs(c.t)} s: {c.headline.reason}" for c in cycles]
-    else:
-        hover = [f"cycle {c.index} at t={secs(c.t)} s" for c in cycles]
+    hover = cached(trace, "tick-hovers", _tick_hovers)[:upto]
     return {"type": "scatter", "x": xs, "y": [0.5] * len(xs), "yaxis": yaxis, "mode": "markers",
             "name": "reconcile cycles", "marker": {"symbol": "line-ns-open", "size": 10, "color": MUTED,
                                                    "line": {"width": 1.5, "color": MUTED}},

@@ -47,6 +47,10 @@ from ._common import (
 
 VIEW = "backoff"
 PLOT_WIDTH_PX = 1000
+MAX_TEXT_ROWS = 100
+"""The text twin lists at most this many failures (the latest)."""
+MAX_MARKS = 400
+"""At most this many creation (or success) marks: the latest ones; the lane's name says how many there were."""
 MAX_LANES = 40
 """At most this many failure (or index) lanes: the latest ones, with a note saying how many were left out."""
 
@@ -222,6 +226,12 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
     return main, sub
 
 
+def _latest(items: list, lane: str) -> tuple[list, str]:
+    if len(items) <= MAX_MARKS:
+        return items, lane
+    return items[-MAX_MARKS:], f"{lane} (latest {MAX_MARKS} of {len(items)})"
+
+
 def _bar_text(f: Failure) -> str:
     return f"n={f.n}: {delay_formula(f.n)}"
 
@@ -251,7 +261,10 @@ def figure(trace: Trace, cycle: int):
     dropped = max(0, len(lanes_all) - MAX_LANES)
     lanes = lanes_all[dropped:]
     shown = [f for f in fails if _lane(s, f) in set(lanes)]
-    top = ["pods created"] + (["successes (reset)"] if s.resets and not s.per_index else []) + \
+    # Lanes of point marks keep the latest MAX_MARKS and say so in their name.
+    created, created_lane = _latest(list(s.creations), "pods created")
+    resets, resets_lane = _latest(list(s.resets), "successes (reset)")
+    top = [created_lane] + ([resets_lane] if s.resets and not s.per_index else []) + \
         (["syncs that waited"] if s.waits else [])
     cats = top + lanes
     data: list[dict[str, Any]] = []
@@ -301,18 +314,18 @@ def figure(trace: Trace, cycle: int):
                      "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
                                 "line": {"color": INK, "width": 1}},
                      "hovertext": [f"{n} succeeded at {secs(r)} s" for r, n, _ in rx], "hoverinfo": "text"})
-    data.append({"type": "scatter", "mode": "markers", "name": "pod created", "y": ["pods created"] * len(s.creations),
-                 "x": [c for c, _, _ in s.creations], "marker": {"symbol": "triangle-up", "size": 10,
-                                                               "color": OUTCOME_STYLE["running"].color},
-                 "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in s.creations], "hoverinfo": "text",
+    data.append({"type": "scatter", "mode": "markers", "name": "pod created", "y": [created_lane] * len(created),
+                 "x": [c for c, _, _ in created], "marker": {"symbol": "triangle-up", "size": 10,
+                                                             "color": OUTCOME_STYLE["running"].color},
+                 "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in created], "hoverinfo": "text",
                  "showlegend": not s.per_index})
     if s.resets and not s.per_index:
         data.append({"type": "scatter", "mode": "markers", "name": "success: count reset to 0",
-                     "y": ["successes (reset)"] * len(s.resets), "x": [r for r, _, _ in s.resets],
+                     "y": [resets_lane] * len(resets), "x": [r for r, _, _ in resets],
                      "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
                                 "line": {"color": INK, "width": 1}},
                      "hovertext": [f"{n} succeeded at {secs(r)} s: failures counted from 0 again"
-                                   for r, n, _ in s.resets], "hoverinfo": "text"})
+                                   for r, n, _ in resets], "hoverinfo": "text"})
     if s.waits:
         data.append({"type": "scatter", "mode": "markers", "name": "sync waited (backoff)",
                      "y": ["syncs that waited"] * len(s.waits), "x": [w.t for w in s.waits],
@@ -354,15 +367,20 @@ def text(trace: Trace, cycle: int) -> str:
     main, sub = _titles(trace, k, t, s)
     lines = [main, sub]
     if s.failures:
+        first = max(0, len(s.failures) - MAX_TEXT_ROWS)
+        if first:
+            lines.append(f"(the {first} earliest failures are not listed)")
         rows = [(i, f.pod, "-" if f.index is None else f.index, secs(f.t), f.n, delay_formula(f.n),
                  "never" if f.status == "index failed" else secs(f.next_start), _STATUS_WORD[f.status])
-                for i, f in enumerate(s.failures, start=1)]
+                for i, f in enumerate(s.failures, start=1) if i > first]
         lines.append(table(["#", "POD", "INDEX", "FAILED AT", "N", "WAIT", "NEW POD FROM", "STATUS"], rows,
                            right=(0, 2, 3, 4, 6)))
     if s.resets:
         what = "Successes (per index, they end the index's backoff)" if s.per_index else \
             "Successes (each resets the failure count to 0)"
-        lines.append(f"{what}: " + ", ".join(f"{n} at {secs(r)} s" for r, n, _ in s.resets))
+        shown = s.resets[-10:]
+        more = f"{len(s.resets)}, the latest: " if len(s.resets) > len(shown) else ""
+        lines.append(f"{what}: {more}" + ", ".join(f"{n} at {secs(r)} s" for r, n, _ in shown))
     if s.waits:
         lines.append("Syncs that waited: " + "; ".join(
             f"cycle {w.cycle} at {secs(w.t)} s waits {secs(w.remaining)} s" for w in s.waits))

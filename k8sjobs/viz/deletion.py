@@ -234,7 +234,7 @@ def figure(trace: Trace, cycle: int):
         for i, v in enumerate(cells):
             cols[i].append(v)
             fills[i].append(HIGHLIGHT if i in lit else row_fill)
-    widths = [28, 170] + ([46] if r.indexed else []) + [78, 72, 50, 74, 60, 62] + [62, 300]
+    widths = [28, 170] + ([46] if r.indexed else []) + [96, 72, 50, 74, 60, 62] + [62, 300]
     data: list[dict[str, Any]] = [{
         "type": "table", "columnwidth": widths,
         "header": {"values": [f"<b>{h}</b>" for h in heads], "fill": {"color": "#DDDDDD"},

@@ -46,15 +46,16 @@ def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
     groups: dict[tuple[str, str, str], list[float]] = {}
     for e in evs:
         groups.setdefault((e.type, e.reason, e.message), []).append(e.t)
+    # In time order of their first occurrence; only the newest MAX_ROWS become rows.
+    ordered = sorted(groups.items(), key=lambda kv: kv[1][0])
+    dropped = max(0, len(ordered) - MAX_ROWS)
     out = []
-    for (typ, reason, message), times in groups.items():
+    for (typ, reason, message), times in ordered[dropped:]:
         age = human_duration(t - times[-1])
         if len(times) > 1:
             age = f"{age} (x{len(times)} over {human_duration(t - times[0])})"
         out.append(Row(typ, reason, age, SOURCE, message, times[0], times[-1], len(times)))
-    out.sort(key=lambda r: r.first)
-    dropped = max(0, len(out) - MAX_ROWS)
-    return out[dropped:], len(evs), dropped
+    return out, len(evs), dropped
 
 
 def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int) -> tuple[str, str]:

@@ -86,39 +86,40 @@ def graph(trace: Trace, cycle: int) -> nx.DiGraph:
                    status=f"active {s.active}, succeeded {s.succeeded}, failed {s.failed}")
     else:
         g.add_node(job_id, kind="job", layer=0, label=f"{job_ref(trace)} (deleted)", status="deleted")
-    pods = sorted(state.pods, key=lambda p: (order.get(p.spec.node_name, len(nodes)),
-                                             OUTCOMES.index(pod_outcome(p)), p.metadata.creation_timestamp or 0.0,
-                                             p.metadata.name))
-    grouped = len(pods) > GROUP_ABOVE
+    outcome_of = {p.metadata.uid: pod_outcome(p) for p in state.pods}
+    grouped = len(state.pods) > GROUP_ABOVE
     g.graph["grouped"] = grouped
-    g.graph["pods"] = len(pods)
+    g.graph["pods"] = len(state.pods)
     members: list[str] = []
-    for p in pods:
-        where = p.spec.node_name or UNSCHEDULED
-        outcome = pod_outcome(p)
-        if grouped:
-            gid = f"pods/{where}/{outcome}"
-            if gid not in g:
-                g.add_node(gid, kind="group", layer=1, outcome=outcome, count=0, node=where)
-                members.append(gid)
-                if job is not None:
-                    g.add_edge(job_id, gid, kind="owns")
-                if p.spec.node_name:
-                    g.add_edge(gid, f"node/{p.spec.node_name}", kind="runs-on")
-            g.nodes[gid]["count"] += 1
-        else:
+    if grouped:
+        counts: dict[tuple[int, int, str, str], int] = {}
+        for p in state.pods:
+            where = p.spec.node_name or UNSCHEDULED
+            o = outcome_of[p.metadata.uid]
+            key = (order.get(p.spec.node_name, len(nodes)), OUTCOMES.index(o), where, o)
+            counts[key] = counts.get(key, 0) + 1
+        for (_, _, where, o), n in sorted(counts.items()):
+            gid = f"pods/{where}/{o}"
+            g.add_node(gid, kind="group", layer=1, outcome=o, count=n, node=where,
+                       label=plural(n, o + " pod"))
+            members.append(gid)
+            if job is not None:
+                g.add_edge(job_id, gid, kind="owns")
+            if where != UNSCHEDULED:
+                g.add_edge(gid, f"node/{where}", kind="runs-on")
+    else:
+        pods = sorted(state.pods, key=lambda p: (order.get(p.spec.node_name, len(nodes)),
+                                                 OUTCOMES.index(outcome_of[p.metadata.uid]),
+                                                 p.metadata.creation_timestamp or 0.0, p.metadata.name))
+        for p in pods:
             pid = f"pod/{p.metadata.name}"
-            ix = pod_index(p)
-            g.add_node(pid, kind="pod", layer=1, outcome=outcome, label=p.metadata.name, index=ix, node=where)
+            g.add_node(pid, kind="pod", layer=1, outcome=outcome_of[p.metadata.uid], label=p.metadata.name,
+                       index=pod_index(p), node=p.spec.node_name or UNSCHEDULED)
             members.append(pid)
             if job is not None:
                 g.add_edge(job_id, pid, kind="owns")
             if p.spec.node_name:
                 g.add_edge(pid, f"node/{p.spec.node_name}", kind="runs-on")
-    for gid in members:
-        if grouped:
-            d = g.nodes[gid]
-            d["label"] = f"{plural(d['count'], d['outcome'] + ' pod')}"
     for n in nodes:
         nid = f"node/{n}"
         if nid not in g:

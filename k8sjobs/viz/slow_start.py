@@ -173,7 +173,7 @@ def figure(trace: Trace, cycle: int):
     for b, y in zip(shown, ys):
         mark = {"failed": "  ◀ failed batch: slow start stops here", "skipped": "  (never sent)"}.get(b.status, "")
         notes.append({"x": b.size, "y": y, "xref": "x", "yref": "y", "showarrow": False, "xanchor": "left",
-                      "text": f"expect {b.expect_add_after}{mark}", "font": {"size": 11},
+                      "text": f"creations expected: {b.expect_add_after}{mark}", "font": {"size": 11},
                       "bgcolor": HIGHLIGHT if b.status == "failed" else "rgba(0,0,0,0)"})
     shapes = [{"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": i - 0.5, "y1": i + 0.5,
                "line": {"color": INK, "width": 2, "dash": "dot"}, "fillcolor": "rgba(0,0,0,0)", "layer": "above"}

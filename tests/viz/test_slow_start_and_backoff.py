@@ -36,7 +36,7 @@ def test_the_ladder_shows_the_failed_batch_and_the_skipped_pods():
     boxes = [s for s in fig.layout.shapes if s.type == "rect"]
     assert [(b.y0, b.y1) for b in boxes] == [(1.5, 2.5)], "exactly batch 3 is outlined"
     notes = [a.text for a in fig.layout.annotations]
-    assert notes[2].endswith("failed batch: slow start stops here")
+    assert notes[2] == "creations expected: 18  ◀ failed batch: slow start stops here"
     assert notes[3].endswith("(never sent)") and notes[4].endswith("(never sent)")
 
 
