@@ -161,10 +161,12 @@ def latest_cycle_with(trace: Trace, cycle: int, has: Callable[[Cycle], bool]) ->
     return None
 
 
-def x_end(trace: Trace) -> float:
-    """Right end of the time axis: the whole run, so the picture grows as the learner steps."""
-    last = trace.cycles[-1].t if trace.cycles else 0.0
-    return max(trace.end_t, last, 1.0)
+def x_end(t: float) -> float:
+    """Right end of a time axis at a cycle at time ``t``: a little past it (at least 1 s).
+
+    The axis grows as the learner steps, so the recent past always fills the picture.
+    """
+    return max(t, 1.0) * 1.05
 
 
 def cycle_word(cycle: int, t: float) -> str:

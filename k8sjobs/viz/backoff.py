@@ -236,9 +236,11 @@ def _bar_text(f: Failure) -> str:
     return f"n={f.n}: {delay_formula(f.n)}"
 
 
-def _right(trace: Trace, shown: list[Failure]) -> float:
-    # The whole run, and every wait that ran out or is running (room for the start labels).
-    return 1.15 * max([x_end(trace)] + [f.next_start for f in shown if f.status in ("waited", "waiting")])
+def _right(t: float, shown: list[Failure]) -> float:
+    # The run so far, every wait that ran out or is running (room for the start labels) and
+    # room for the "index failed" words.
+    return max([x_end(t)] + [1.15 * f.next_start for f in shown if f.status in ("waited", "waiting")]
+               + [f.t * 1.3 for f in shown if f.status == "index failed"])
 
 
 def _lane(s: BackoffStory, f: Failure) -> str:
@@ -268,7 +270,7 @@ def figure(trace: Trace, cycle: int):
         (["syncs that waited"] if s.waits else [])
     cats = top + lanes
     data: list[dict[str, Any]] = []
-    span = _right(trace, shown)
+    span = _right(t, shown)
     served = [f for f in shown if f.status in ("waited", "waiting")]
     moot = [f for f in shown if f.status in ("superseded", "reset", "job failed")]
     fits = {id(f): f.delay / span * PLOT_WIDTH_PX >= 6.2 * len(_bar_text(f)) + 10 for f in shown}
@@ -335,7 +337,7 @@ def figure(trace: Trace, cycle: int):
                                    + f" (until {secs(w.until)} s)" for w in s.waits], "hoverinfo": "text"})
     shapes, notes = [], []
     if k:
-        shape, note = now_line(t, f"cycle {k}", right=x_end(trace))
+        shape, note = now_line(t, f"cycle {k}", right=x_end(t))
         shapes.append(shape)
         notes.append(note)
     if s.job_failed_at is not None:
@@ -347,7 +349,7 @@ def figure(trace: Trace, cycle: int):
     if not fails:
         notes.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.3, "showarrow": False,
                       "text": "no pod has failed yet", "font": {"size": 13, "color": MUTED}})
-    right = _right(trace, shown)
+    right = _right(t, shown)
     layout = {
         "title": title(main, sub), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
         "margin": {"t": 105, "l": 10, "r": 30, "b": 115},

@@ -115,7 +115,7 @@ def figure(trace: Trace, cycle: int):
                      "mode": "markers", "name": f"cycle {k}", "showlegend": False, "hoverinfo": "skip",
                      "marker": {"symbol": [sym for *_, sym in SERIES], "size": 13, "color": HIGHLIGHT,
                                 "line": {"color": INK, "width": 2}}})
-        shape, note = now_line(t, f"cycle {k}", right=x_end(trace))
+        shape, note = now_line(t, f"cycle {k}", right=x_end(t) * 1.2)
         shapes.append(shape)
         notes.append(note)
         # End labels: the series name and value next to the current cycle, readable without colour.
@@ -130,7 +130,7 @@ def figure(trace: Trace, cycle: int):
     main, sub = _titles(trace, k, t)
     layout = {
         "title": title(main, sub), "height": 480, "margin": {"t": 105, "l": 60, "r": 30, "b": 95},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(trace) * 1.08]},
+        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(t) * 1.2]},
         "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": "pods"}, "range": [-0.3, ymax * 1.12 + 0.5], "rangemode": "tozero"},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,

@@ -180,7 +180,7 @@ def figure(trace: Trace, cycle: int):
                                        for r in rs], "hoverinfo": "text"})
     shapes: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
-    right = x_end(trace)
+    right = x_end(t)
     if cur is not None:
         shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": t, "x1": t, "y0": 0, "y1": 1,
                        "line": {"color": INK, "width": 2.5, "dash": "dash"}, "layer": "above"})

@@ -46,7 +46,7 @@ AGGREGATE_ABOVE = 400
 PLOT_WIDTH_PX = 1000
 """Assumed plot width, to decide which bar labels fit (a label that does not fit is left to the hover)."""
 BINS = 100
-"""Number of time bins over the whole run in the aggregated picture."""
+"""Number of time bins from 0 to the cycle's time in the aggregated picture."""
 
 
 # ------------------------------------------------------------------------------ the model
@@ -136,7 +136,7 @@ def figure(trace: Trace, cycle: int):
                                           for o in OUTCOMES}
     counts = dict.fromkeys(OUTCOMES, 0)
     names = []
-    span = x_end(trace) * 1.02
+    span = x_end(t)
     for h in pods:
         outcome = h.outcome(t)
         counts[outcome] += 1
@@ -172,7 +172,7 @@ def figure(trace: Trace, cycle: int):
     main, sub = _titles(trace, k, t, len(pods), counts)
     shapes, notes = [], []
     if k:
-        s, n = now_line(t, f"cycle {k}", right=x_end(trace))
+        s, n = now_line(t, f"cycle {k}", right=x_end(t))
         shapes.append(s)
         notes.append(n)
     if not pods:
@@ -183,7 +183,7 @@ def figure(trace: Trace, cycle: int):
     layout = {
         "title": title(main, sub), "barmode": "overlay", "bargap": 0.25, "height": height,
         "margin": {"t": 105, "l": 10, "r": 20, "b": 95},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(trace) * 1.02],
+        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(t)],
                   "zeroline": False},
         "yaxis": {"domain": PLOT_DOMAIN, "type": "category", "categoryorder": "array", "categoryarray": names, "autorange": "reversed",
                   "tickvals": names, "ticktext": ticktext, "automargin": True,
@@ -245,7 +245,7 @@ def binned_counts(trace: Trace, cycle: int, pods: list[PodHistory] | None = None
     """Counts per time bin up to ``cycle``: alive pods per state at the bin's middle, ended pods per bin."""
     _, t, _ = resolve(trace, cycle)
     pods = pods_as_of(trace, cycle) if pods is None else pods
-    width = x_end(trace) / BINS
+    width = max(t, 1.0) / BINS
     nbins = min(BINS, int(t // width) + 1)
     iv = _intervals(pods, t)
     rows = []
@@ -289,13 +289,13 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
     main, sub = _aggregated_titles(trace, k, t, pods, width)
     shapes, notes = [], []
     if k:
-        s, n = now_line(t, f"cycle {k}", right=x_end(trace))
+        s, n = now_line(t, f"cycle {k}", right=x_end(t))
         shapes.append(s)
         notes.append(n)
     layout = {
         "title": title(main, sub), "barmode": "relative", "bargap": 0, "height": 520,
         "margin": {"t": 105, "l": 60, "r": 20, "b": 95},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(trace) * 1.02]},
+        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(t)]},
         "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": "pods alive (up) · pods ended (down)"}, "zeroline": True,
                   **_count_ticks(max([r["pending"] + r["running"] + r["terminating"] for r in rows] + [1]),
                                  max([r["ended_succeeded"] + r["ended_failed"] + r["ended_deleted"] for r in rows]
