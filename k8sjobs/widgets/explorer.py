@@ -49,7 +49,7 @@ VIEW_TITLES = {
 CSS = """
 <style>
 .k8sjobs-explorer { font-family: var(--jp-ui-font-family, sans-serif); }
-.k8sjobs-explorer .k8sjobs-status { font-size: 14px; font-weight: 600; padding: 2px 4px;
+.k8sjobs-explorer .k8sjobs-status { box-sizing: border-box; font-size: 14px; font-weight: 600; padding: 2px 4px;
   border-left: 4px solid #1f77b4; background: var(--jp-layout-color2, #f3f3f3); }
 .k8sjobs-explorer .k8sjobs-status .widget-html-content { white-space: normal; line-height: 1.4; }
 .k8sjobs-explorer .k8sjobs-error .widget-html-content { white-space: pre-wrap; overflow-wrap: anywhere;
@@ -58,7 +58,7 @@ CSS = """
 .k8sjobs-explorer .k8sjobs-notice .widget-html-content { white-space: normal; color: #23416b; line-height: 1.35; }
 .k8sjobs-explorer .k8sjobs-fork-note .widget-html-content { white-space: normal; line-height: 1.35; font-size: 12px; }
 .k8sjobs-explorer .k8sjobs-explanation .widget-html-content { white-space: normal; line-height: 1.4;
-  font-size: 13px; max-height: 560px; overflow-y: auto; }
+  font-size: 13px; max-height: 400px; overflow-y: auto; overflow-wrap: anywhere; }
 .k8sjobs-explorer .k8sjobs-explanation ol { padding-left: 1.4em; margin: 4px 0; }
 .k8sjobs-explorer .k8sjobs-explanation li { margin-bottom: 3px; }
 .k8sjobs-explorer .k8sjobs-explanation code { font-size: 11px; background: var(--jp-layout-color2, #eee);
@@ -67,8 +67,11 @@ CSS = """
   margin: 0; padding: 4px; background: var(--jp-layout-color2, #f7f7f7); }
 .k8sjobs-explorer .k8sjobs-yaml textarea { font-family: var(--jp-code-font-family, monospace);
   font-size: 12px; }
-.k8sjobs-explorer .widget-tab > .p-TabBar .p-TabBar-tab,
-.k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-tab { min-width: 0; flex: 0 1 auto; }
+.k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-content,
+.k8sjobs-explorer .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
+.k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-tab,
+.k8sjobs-explorer .widget-tab > .p-TabBar .p-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; }
+.k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-tabLabel { overflow: visible; }
 </style>
 """
 
@@ -117,7 +120,8 @@ class Explorer:
     ``informer_lag`` (and other :class:`~k8sjobs.sim.SimConfig` fields as keywords): the
     simulation. ``views``: view names from ``k8sjobs.viz.VIEWS`` (default: all), in tab
     order; one or two views are shown side by side instead of in tabs. ``start_cycle``: the
-    cycle shown first and after Reset (negative counts from the end).
+    cycle shown first and after Reset (negative counts from the end). ``play_interval``: the
+    milliseconds between two cycles when playing (the speed control's starting value).
 
     Display it (last expression of a cell, or ``display(explorer)``). Drive it from code
     with the same methods the buttons use: :meth:`step`, :meth:`back`, :meth:`seek`,
@@ -125,8 +129,13 @@ class Explorer:
     """
 
     def __init__(self, manifest: Any, *, seed: int = 0, nodes: int = 3, informer_lag: float = 0.0,
-                 views: Sequence[str] | str | None = None, start_cycle: int = 0, **settings: Any) -> None:
+                 views: Sequence[str] | str | None = None, start_cycle: int = 0, play_interval: int = 800,
+                 **settings: Any) -> None:
         self.views = self._check_views(views)
+        if isinstance(play_interval, bool) or not isinstance(play_interval, int) or not 100 <= play_interval <= 3000:
+            raise ValueError(f"play_interval: must be a whole number of milliseconds between 100 and 3000, "
+                             f"got {play_interval!r}")
+        self._interval = play_interval
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
         self._syncing = False
@@ -162,31 +171,40 @@ class Explorer:
         self.step_button = _button("Step", "Go forward one reconcile cycle", icon="step-forward",
                                    button_style="primary")
         self.reset_button = _button("Reset", "Start over: the original manifest and settings, no faults")
-        self.play = W.Play(value=s.cycle, min=0, max=n, step=1, interval=800, repeat=False, show_repeat=False,
-                           description="Play", tooltip="Play / pause: step through the cycles automatically")
-        self.speed = W.IntSlider(value=800, min=100, max=3000, step=100, description="ms per cycle",
+        # Play runs its timer in the browser. Its own buttons carry only icons (no name, no tooltip),
+        # so it is hidden and driven by a labelled toggle linked to its `playing` in the browser.
+        self.play = W.Play(value=s.cycle, min=0, max=n, step=1, interval=self._interval, repeat=False, show_repeat=False,
+                           description="Play", tooltip="Play / pause: step through the cycles automatically",
+                           layout=W.Layout(display="none"))
+        self.play_button = W.ToggleButton(value=False, description="Play / Pause", icon="play",
+                                          tooltip="Play / pause: step through the cycles automatically, in "
+                                                  "the browser (pressed while playing)",
+                                          layout=W.Layout(width="auto"))
+        self.speed = W.IntSlider(value=self._interval, min=100, max=3000, step=100, description="ms per cycle",
                                  tooltip="Speed of Play: milliseconds between two cycles",
-                                 continuous_update=True, style=_WIDE, layout=W.Layout(width="260px"))
+                                 continuous_update=True, style=_WIDE, layout=W.Layout(width="250px"))
         self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description="Cycle",
                                   tooltip="Seek: the reconcile cycle shown (0 = before the first sync)",
-                                  continuous_update=False, layout=W.Layout(width="360px"))
+                                  continuous_update=False, layout=W.Layout(width="100%", max_width="720px"))
         # Browser-side links: Play moves the slider without the kernel sleeping.
         self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
-                       W.jslink((self.speed, "value"), (self.play, "interval"))]
+                       W.jslink((self.speed, "value"), (self.play, "interval")),
+                       W.jslink((self.play_button, "value"), (self.play, "playing"))]
         self.back_button.on_click(lambda _b: self.back())
         self.step_button.on_click(lambda _b: self.step())
         self.reset_button.on_click(lambda _b: self.reset())
         self.slider.observe(self._on_slider, names="value")
-        self.status = W.HTML(layout=W.Layout(width="100%"))
+        self.status = W.HTML()
         self.status.add_class("k8sjobs-status")
         self.error = W.HTML(layout=W.Layout(width="100%", display="none"))
         self.error.add_class("k8sjobs-error")
         self.notice = W.HTML(layout=W.Layout(width="100%", display="none"))
         self.notice.add_class("k8sjobs-notice")
-        transport = W.HBox([self.back_button, self.step_button, self.play, self.speed, self.slider,
-                            self.reset_button],
+        transport = W.HBox([self.back_button, self.step_button, self.play_button, self.play, self.reset_button,
+                            self.speed],
                            layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px"))
-        header = W.VBox([transport, self.status, self.error, self.notice], layout=W.Layout(grid_gap="4px"))
+        header = W.VBox([transport, self.slider, self.status, self.error, self.notice],
+                        layout=W.Layout(grid_gap="4px"))
 
         # -- views
         self._view_boxes: dict[str, W.Box] = {}
@@ -194,10 +212,10 @@ class Explorer:
         self._twins: dict[str, W.HTML] = {}
         panes = []
         for v in self.views:
-            box = W.Box(layout=W.Layout(width="100%", min_height="260px"))
+            box = W.VBox(layout=W.Layout(width="100%", min_height="260px"))
             toggle = W.ToggleButton(value=False, description=f"Text version: {VIEW_TITLES.get(v, v)}",
                                     tooltip="Show the same facts as text (for screen readers and copying)",
-                                    icon="align-left", layout=W.Layout(width="auto"))
+                                    icon="align-left", layout=W.Layout(width="auto", align_self="flex-start"))
             twin = W.HTML(layout=W.Layout(display="none", width="100%"))
             twin.add_class("k8sjobs-twin")
             toggle.observe(lambda ch, v=v: self._on_twin_toggle(v, ch["new"]), names="value")
@@ -221,10 +239,10 @@ class Explorer:
             self.figure_widget(v)
 
         # -- why this cycle
-        self.explanation = W.HTML(layout=W.Layout(width="100%"))
+        self.explanation = W.HTML()
         self.explanation.add_class("k8sjobs-explanation")
         why = W.VBox([W.HTML("<b>Why this cycle</b>"), self.explanation],
-                     layout=W.Layout(width="100%", padding="0 0 0 8px"))
+                     layout=W.Layout(padding="0 0 0 4px", min_width="0"))
 
         # -- faults and actions, editing
         self.fork_note = W.HTML(layout=W.Layout(width="100%"))
@@ -309,10 +327,15 @@ class Explorer:
                            selected_index=0, layout=W.Layout(width="100%"))
         self.tools.observe(lambda _ch: self._refresh_menus(), names="selected_index")
 
-        self.widget = W.AppLayout(header=header, center=views_area, right_sidebar=why, footer=self.tools,
-                                  pane_widths=["0px", "3fr", "1fr"], grid_gap="8px", width="100%")
-        # AppLayout accepts only px/fr heights; rows sized by their content read best here.
+        # A grid keeps the keyboard (DOM) order: controls, views, why, faults and editing.
+        self.widget = W.GridspecLayout(3, 4, width="100%", grid_gap="8px")
+        self.widget[0, :] = header
+        self.widget[1, :3] = views_area
+        self.widget[1, 3] = why
+        self.widget[2, :] = self.tools
+        # Rows sized by their content; columns may shrink below their content (no overflow).
         self.widget.layout.grid_template_rows = "auto auto auto"
+        self.widget.layout.grid_template_columns = "repeat(4, minmax(0, 1fr))"
         self.root = W.VBox([W.HTML(CSS), self.widget], layout=W.Layout(width="100%"))
         self.root.add_class("k8sjobs-explorer")
 

@@ -1,0 +1,216 @@
+"""Predict, then reveal: Exercise.check / reveal for each kind, headless and through its widget."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLE
+
+from k8sjobs import Run
+from k8sjobs.widgets import Exercise, Verdict
+
+
+@pytest.fixture(scope="module")
+def run() -> Run:
+    return Run(SAMPLE)
+
+
+def first_batch(run: Run) -> int:
+    return len(run.cycle(1).created)
+
+
+def test_number_checked_against_the_simulation(run):
+    ex = Exercise("How many pods does the first sync create?", kind="number", run=run, answer=first_batch,
+                  explanation=lambda r, e: f"min(parallelism 3, completions 5) = {e}")
+    assert ex.check(3) == Verdict(True, 3, "Correct: 3.")
+    assert ex.check("3") == Verdict(True, 3, "Correct: 3.")
+    assert ex.check(2) == Verdict(False, 3, "Not quite: you said 2; the run gives 3.")
+    assert ex.attempts == 3
+    assert ex.reveal() == "Answer: 3. min(parallelism 3, completions 5) = 3"
+
+
+def test_number_within_a_tolerance(run):
+    ex = Exercise("When does the Job complete (s)?", kind="number", run=run, tolerance=1,
+                  answer=lambda r: round(r.trace.final_job.status.completion_time),
+                  explanation="Two waves of pods and one 10 s back-off.")
+    assert ex.expected == 21
+    assert ex.check(20) == Verdict(True, 21, "Correct: you said 20; the run gives 21 (within ±1).")
+    assert ex.check(19.5).correct is False
+
+
+@pytest.mark.parametrize("prediction, message", [
+    (None, "Enter a number first."), ("", "Enter a number first."), ("  ", "Enter a number first."),
+    ("three", "Enter a number, such as 4 or 2.5 (got 'three')."), (True, "Enter a number (got True)."),
+    (float("nan"), "Enter a finite number (got nan)."),
+])
+def test_an_unreadable_number_reveals_nothing(prediction, message):
+    built = []
+    ex = Exercise("?", kind="number", run=lambda: built.append(1) or Run(SAMPLE), answer=first_batch,
+                  explanation="x")
+    assert ex.check(prediction) == Verdict(False, None, message, valid=False)
+    assert ex.attempts == 0 and built == [], "the run is not even built for an unreadable prediction"
+
+
+def test_the_run_is_built_lazily_and_once():
+    built = []
+
+    def build() -> Run:
+        built.append(1)
+        return Run(SAMPLE)
+
+    ex = Exercise("?", kind="number", run=build, answer=first_batch, explanation="x")
+    assert built == []
+    ex.check(1)
+    ex.check(3)
+    ex.reveal()
+    assert built == [1]
+
+
+def test_choice(run):
+    ex = Exercise("Which condition does the Job end with?", kind="choice",
+                  choices=["Complete", "Failed", "Suspended"], run=run,
+                  answer=lambda r: r.trace.final_job.status.conditions[-1].type,
+                  explanation="The first pod fails once, backoffLimit is 3: it completes.")
+    assert ex.check("Complete") == Verdict(True, "Complete", "Correct: Complete.")
+    assert ex.check(0).correct, "an index into the choices works too"
+    assert ex.check("Failed") == Verdict(False, "Complete", "Not quite: you said Failed; the run gives Complete.")
+    assert ex.check("Running") == Verdict(
+        False, None, "'Running' is not one of the choices: Complete, Failed, Suspended.", valid=False)
+
+
+def test_order(run):
+    def rule_order(r: Run) -> list[str]:
+        firsts = {}
+        for c in r.cycles:
+            for rule in ("create.plan", "backoff.wait", "condition.complete"):
+                if rule in c.rules():
+                    firsts.setdefault(rule, c.index)
+        return sorted(firsts, key=firsts.get)
+
+    ex = Exercise("Order these decisions as they first happen", kind="order",
+                  choices=["condition.complete", "backoff.wait", "create.plan"], run=run, answer=rule_order,
+                  explanation="Create, wait out the back-off, create again, complete.")
+    assert ex.expected == ["create.plan", "backoff.wait", "condition.complete"]
+    assert ex.check(["create.plan", "backoff.wait", "condition.complete"]).correct
+    assert ex.check("create.plan, backoff.wait, condition.complete").correct
+    v = ex.check(["condition.complete", "backoff.wait", "create.plan"])
+    assert v == Verdict(False, ex.expected, "Not quite: you said condition.complete → backoff.wait → create.plan; "
+                                            "the run gives create.plan → backoff.wait → condition.complete. "
+                                            "1 of 3 in the right place.")
+    assert ex.check(["create.plan"]).valid is False
+
+
+def test_text_ignores_case_and_spacing_and_accepts_alternatives(run):
+    ex = Exercise("Reason of the Complete condition?", kind="text", run=run,
+                  answer=lambda r: [r.trace.final_job.status.conditions[-1].reason, "completions reached"],
+                  explanation="CompletionsReached since Kubernetes 1.33.")
+    assert ex.check("  completionsreached ").correct
+    assert ex.check("Completions   Reached").correct
+    assert ex.check("BackoffLimitExceeded").message == ("Not quite: you said BackoffLimitExceeded; the run gives "
+                                                        "CompletionsReached.")
+    assert ex.reveal() == "Answer: CompletionsReached. CompletionsReached since Kubernetes 1.33."
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"kind": "essay", "answer": 1}, 'kind: Unsupported value: "essay": supported values: "number", "choice", '
+                                     '"order", "text"'),
+    ({"kind": "choice", "answer": "a", "choices": ["a"]}, "choices: a choice exercise needs at least two choices"),
+    ({"kind": "choice", "answer": "c", "choices": ["a", "b"]}, "answer: 'c' is not one of the choices"),
+    ({"kind": "number", "answer": "3"}, "answer: a number exercise needs a number, got '3'"),
+    ({"kind": "number", "answer": 3, "tolerance": -1}, "tolerance: must be a number >= 0, got -1"),
+    ({"kind": "number", "answer": first_batch, "run": None}, "run: an answer computed from the run needs a run"),
+])
+def test_a_lesson_mistake_is_a_clear_error(kwargs, message):
+    kwargs = {"run": None, "explanation": "x", **kwargs}
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Exercise("?", **kwargs)
+
+
+def test_a_computed_answer_that_cannot_match_is_caught_at_check_time(run):
+    ex = Exercise("?", kind="choice", choices=["a", "b"], run=run, answer=lambda r: "c", explanation="x")
+    with pytest.raises(ValueError, match="answer: 'c' is not one of the choices"):
+        ex.check("a")
+
+
+# ---------------------------------------------------------------------------- the widget
+
+
+def feedback_html(ex: Exercise) -> str:
+    outs = ex.feedback.outputs
+    assert all(o["output_type"] == "display_data" for o in outs), "append_display_data, never a print"
+    return "".join(o["data"].get("text/html", "") for o in outs)
+
+
+def test_widget_number_check_shows_the_verdict_and_the_explanation(run):
+    ex = Exercise("How many pods does the first sync create?", kind="number", run=run, answer=first_batch,
+                  explanation="Slow start: batches 1, 2, 4, ... up to what is wanted.")
+    assert ex.check_button.description == "Check" and ex.check_button.tooltip
+    ex.input.value = "2"
+    ex.check_button.click()
+    html = feedback_html(ex)
+    assert "✘ Not quite: you said 2; the run gives 3." in html
+    assert "Slow start: batches 1, 2, 4, ... up to what is wanted." in html
+    assert "k8sjobs-verdict-wrong" in html
+    ex.input.value = "3"
+    ex.check_button.click()
+    html = feedback_html(ex)
+    assert "✔ Correct: 3." in html and "✘" not in html, "each check replaces the feedback"
+
+
+def test_widget_invalid_input_says_what_to_enter_and_reveals_nothing(run):
+    ex = Exercise("?", kind="number", run=run, answer=first_batch, explanation="secret explanation")
+    ex.input.value = "many"
+    ex.check_button.click()
+    html = feedback_html(ex)
+    assert "Enter a number, such as 4 or 2.5 (got &#x27;many&#x27;)." in html
+    assert "secret explanation" not in html and "gives" not in html
+
+
+def test_widget_choice_and_order_inputs(run):
+    ch = Exercise("?", kind="choice", choices=["Complete", "Failed"], run=run,
+                  answer=lambda r: r.trace.final_job.status.conditions[-1].type, explanation="x")
+    assert ch.input.options == ("Complete", "Failed") and ch.input.value is None
+    ch.check_button.click()
+    assert "Pick one of the choices first." in feedback_html(ch)
+    ch.input.value = "Complete"
+    ch.check_button.click()
+    assert "✔ Correct: Complete." in feedback_html(ch)
+
+    order = Exercise("?", kind="order", choices=["c", "a", "b"], run=None, answer=["a", "b", "c"], explanation="y")
+    assert order.up_button.description == "Move up" and order.down_button.description == "Move down"
+    order.input.value = "c"
+    order.down_button.click()
+    order.down_button.click()
+    order.down_button.click()  # already last: nothing happens
+    assert order.input.options == ("a", "b", "c") and order.input.value == "c"
+    order.check_button.click()
+    assert "✔ Correct: a → b → c." in feedback_html(order)
+
+
+def test_widget_text_input(run):
+    ex = Exercise("?", kind="text", run=None, answer="Complete", explanation="z")
+    ex.input.value = "complete"
+    ex.check_button.click()
+    assert "✔ Correct: Complete." in feedback_html(ex)
+
+
+def test_widget_can_show_a_view_of_the_run_after_checking(run):
+    ex = Exercise("?", kind="number", run=run, answer=first_batch, explanation="x", view="slow_start",
+                  view_cycle=1)
+    ex.input.value = "3"
+    ex.check_button.click()
+    mimes = [set(o["data"]) for o in ex.feedback.outputs]
+    assert any("application/vnd.jupyter.widget-view+json" in m for m in mimes), mimes
+
+
+def test_widget_reports_a_broken_answer_instead_of_raising(run):
+    ex = Exercise("?", kind="number", run=run, answer=lambda r: r.cycle(99), explanation="x")
+    ex.input.value = "1"
+    ex.check_button.click()
+    assert "This exercise could not compute its answer: IndexError: cycle 99 does not exist" in feedback_html(ex)
+
+
+def test_exercise_displays_as_its_widget(run):
+    ex = Exercise("?", kind="number", run=run, answer=3, explanation="x")
+    bundle = ex._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id

@@ -1,0 +1,315 @@
+"""The Explorer driven headless: click its buttons, set its slider and inputs, read its widgets.
+
+These check what the browser would show (the status text, the figures' data, the error area)
+without a browser; tests/browser/test_dashboard.py checks the same in a real one.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import plotly.graph_objects as go
+import pytest
+from conftest import SAMPLE
+
+from k8sjobs import viz
+from k8sjobs.widgets import Explorer
+from k8sjobs.widgets.explorer import _LiveFigureWidget
+from k8sjobs.widgets.state import BEFORE_FIRST_CYCLE
+
+
+@pytest.fixture(scope="module")
+def shared() -> Explorer:
+    """One Explorer for the read-mostly tests (building one costs ~0.3 s once plotly is warm)."""
+    return Explorer(SAMPLE, seed=0, nodes=3)
+
+
+@pytest.fixture
+def ex() -> Explorer:
+    return Explorer(SAMPLE, seed=0, nodes=3)
+
+
+def status_text(ex: Explorer) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", ex.status.value))
+
+
+def trace(fw: go.FigureWidget, name: str):
+    return next(t for t in fw.data if t.name == name)
+
+
+def walk(widget: W.Widget):
+    yield widget
+    for attr in ("children",):
+        for child in getattr(widget, attr, ()) or ():
+            yield from walk(child)
+
+
+def figure_json(fig) -> list[dict]:
+    return [{k: v for k, v in t.to_plotly_json().items() if k != "uid"} for t in fig.data]
+
+
+# ---------------------------------------------------------------------------- controls
+
+
+def test_the_controls_are_there_with_exactly_these_names(shared):
+    assert shared.step_button.description == "Step"
+    assert shared.back_button.description == "Back"
+    assert shared.reset_button.description == "Reset"
+    assert isinstance(shared.play, W.Play) and isinstance(shared.slider, W.IntSlider)
+    links = {(link.source[0], link.source[1], link.target[0], link.target[1]) for link in shared._links}
+    assert (shared.play, "value", shared.slider, "value") in links, "Play drives the slider in the browser"
+    assert (shared.speed, "value", shared.play, "interval") in links, "the speed control sets Play's interval"
+    assert (shared.play_button, "value", shared.play, "playing") in links, "the labelled toggle plays/pauses"
+    assert all(type(link).__name__ == "Link" for link in shared._links), "jslink (browser side): no kernel loop"
+    assert "k8sjobs-status" in shared.status._dom_classes
+    assert isinstance(shared.apply_button, W.Button) and shared.apply_button.description == "Apply"
+    assert isinstance(shared.yaml, W.Textarea) and shared.yaml.value == SAMPLE
+
+
+def test_every_control_has_a_label_and_a_tooltip(shared):
+    controls = [w for w in walk(shared.root)
+                if isinstance(w, (W.Button, W.ToggleButton, W.IntSlider, W.Play, W.Dropdown, W.IntText,
+                                  W.FloatText, W.Textarea))]
+    assert len(controls) >= 30
+    for w in controls:
+        assert w.tooltip, f"{type(w).__name__} {getattr(w, 'description', '')!r} has no tooltip"
+        if not isinstance(w, W.Textarea):
+            assert w.description, f"{type(w).__name__} with tooltip {w.tooltip!r} has no label"
+    play = [w for w in controls if isinstance(w, W.Play)]
+    assert play and play[0].layout.display == "none", "Play's icon-only buttons are replaced by a labelled toggle"
+
+
+def test_status_line_at_start_and_after_a_step(ex):
+    assert status_text(ex) == f"cycle 0 of 12 · t=0 s · {BEFORE_FIRST_CYCLE}"
+    assert ex.back_button.disabled and not ex.step_button.disabled
+    ex.step_button.click()
+    assert ex.state.cycle == 1 and ex.slider.value == 1 and ex.play.value == 1
+    assert status_text(ex) == "cycle 1 of 12 · t=0 s · creating 3 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert not ex.back_button.disabled
+
+
+def test_step_updates_the_same_figure_in_place(ex):
+    fw = ex.figures["timeline"]
+    assert isinstance(fw, _LiveFigureWidget)
+    assert len(trace(fw, "reconcile cycles").x) == 0 and len(trace(fw, "pending").y) == 0
+    for k in range(1, 8):
+        ex.step_button.click()
+        assert ex.figures["timeline"] is fw, "never replaced"
+        assert ex._view_boxes["timeline"].children == (fw,), "never displayed again"
+        assert len(trace(fw, "reconcile cycles").x) == k, "one cycle tick more per step"
+        assert figure_json(fw) == figure_json(viz.figure("timeline", ex.state.trace, k))
+    assert len(trace(fw, "pending").y) == 6, "six pods by cycle 7 (3, then 3 after the back-off)"
+    assert fw.layout.title.text == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
+
+
+def test_back_seek_and_reset(ex):
+    for _ in range(5):
+        ex.step_button.click()
+    ex.back_button.click()
+    assert ex.state.cycle == 4 and ex.slider.value == 4
+    ex.slider.value = 9  # what dragging the slider (or Play in the browser) does
+    assert ex.state.cycle == 9 and ex.play.value == 9
+    assert status_text(ex).startswith("cycle 9 of 12 · t=18.161 s · ")
+    assert len(trace(ex.figures["timeline"], "reconcile cycles").x) == 9
+    ex.reset_button.click()
+    assert ex.state.cycle == 0 and ex.slider.value == 0
+    assert len(trace(ex.figures["timeline"], "reconcile cycles").x) == 0
+
+
+def test_hidden_views_are_built_when_their_tab_opens_and_redrawn_when_shown(ex):
+    assert list(ex.figures) == ["timeline"], "only the visible view is built at first"
+    ex.seek(3)
+    ex.tabs.selected_index = ex.views.index("counts")
+    counts = ex.figures["counts"]
+    assert len(trace(counts, "active").x) == 3
+    ex.tabs.selected_index = 0
+    ex.seek(6)
+    assert len(trace(counts, "active").x) == 3, "a hidden view is not redrawn on every step"
+    ex.tabs.selected_index = ex.views.index("counts")
+    assert ex.figures["counts"] is counts and len(trace(counts, "active").x) == 6
+
+
+def test_every_view_draws_at_every_cycle(shared):
+    shared.reset()
+    for i, view in enumerate(shared.views):
+        shared.tabs.selected_index = i
+        for k in (0, 1, 5, 12):
+            shared.seek(k)
+            assert figure_json(shared.figures[view]) == figure_json(viz.figure(view, shared.state.trace, k))
+    assert shared.error.value == ""
+    shared.tabs.selected_index = 0
+    shared.reset()
+
+
+def test_text_twin_behind_a_toggle(ex):
+    ex.seek(5)
+    twin = ex._twins["timeline"]
+    assert twin.layout.display == "none" and twin.value == ""
+    ex._twin_toggles["timeline"].value = True
+    assert twin.layout.display == "block"
+    import html
+
+    assert twin.value == f"<pre>{html.escape(viz.text('timeline', ex.state.trace, 5))}</pre>"
+    ex.step()
+    assert html.escape(viz.text("timeline", ex.state.trace, 6)) in twin.value
+
+
+def test_why_panel_names_the_rules(ex):
+    assert "Press <b>Step</b>" in ex.explanation.value
+    ex.seek(5)
+    for d in ex.state.current.decisions:
+        assert f"<code>{d.rule}</code>" in ex.explanation.value
+    assert ex.explanation.value.startswith("<p><b>Cycle 5 of 12</b>, t=5.509 s:<br>waiting 9.652 s: backoff")
+
+
+def test_one_or_two_views_side_by_side_without_tabs():
+    one = Explorer(SAMPLE, views="counts")
+    assert one.tabs is None and list(one.figures) == ["counts"]
+    two = Explorer(SAMPLE, views=["timeline", "events"], start_cycle=-1)
+    assert two.tabs is None and set(two.figures) == {"timeline", "events"}
+    assert status_text(two).startswith("cycle 12 of 12 · ")
+    two.back()
+    assert len(trace(two.figures["timeline"], "reconcile cycles").x) == 11
+    with pytest.raises(ValueError, match="unknown view\\(s\\) 'pies'; views: timeline, counts"):
+        Explorer(SAMPLE, views=["pies"])
+    with pytest.raises(ValueError, match="play_interval: must be a whole number of milliseconds"):
+        Explorer(SAMPLE, play_interval=5)
+
+
+# ---------------------------------------------------------------------------- editing
+
+
+def test_bad_yaml_shows_the_api_server_phrasing_and_loses_nothing(ex):
+    ex.seek(4)
+    run = ex.state.run
+    typed = SAMPLE.replace("parallelism: 3", "parallelism: -1")
+    ex.yaml.value = typed
+    ex.apply_button.click()
+    assert ex.error.layout.display == "block"
+    assert ex.error.value == ("The Job &quot;sample&quot; is invalid: spec.parallelism: Invalid value: -1: "
+                              "must be greater than or equal to 0")
+    assert ex.yaml.value == typed, "the learner's text stays in the editor"
+    assert ex.state.run is run and ex.state.cycle == 4
+    assert status_text(ex).startswith("cycle 4 of 12 · ")
+    ex.yaml.value = "spec: [1"
+    ex.apply_button.click()
+    assert ex.error.value.startswith("&lt;manifest&gt;: not YAML: line 1, column 9")
+    ex.revert_button.click()
+    assert ex.yaml.value == SAMPLE
+    ex.yaml.value = SAMPLE.replace("parallelism: 3", "parallelism: 5")
+    ex.apply_button.click()
+    assert ex.error.layout.display == "none" and ex.error.value == ""
+    assert "applied: the Job was created again" in ex.notice.value
+    ex.seek(1)
+    assert status_text(ex) == "cycle 1 of 10 · t=0 s · creating 5 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert len(trace(ex.figures["timeline"], "pending").y) == 5
+    assert ex.notice.value == "" and ex.notice.layout.display == "none", "a notice lasts until the next change"
+
+
+def test_apply_to_the_running_job_refuses_an_immutable_change(ex):
+    ex.seek(3)
+    ex.yaml.value = SAMPLE.replace("image: busybox", "image: alpine")
+    ex.apply_edit_button.click()
+    assert ex.error.value.startswith("The Job &quot;sample&quot; is invalid: spec.template: Invalid value: ")
+    assert ex.error.value.endswith("field is immutable")
+    assert ex.state.actions == []
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def test_fail_a_chosen_pod_with_an_exit_code_forks_the_run(ex):
+    ex.seek(3)
+    assert "Acting at a past cycle forks the run" in ex.fork_note.value
+    labels = [label for label, _ in ex.pod_menu.options]
+    assert len(labels) == 3 and all(label.endswith(" · Running") for label in labels)
+    pod = ex.pod_menu.options[2][1]
+    ex.pod_menu.value = pod
+    ex.exit_code.value = 42
+    ex.fail_pod_button.click()
+    assert ex.error.value == ""
+    assert [(a.name, dict(a.kwargs)["exit_code"], dict(a.kwargs)["name"]) for a in ex.state.actions] == [
+        ("fail_pod", 42, pod)]
+    assert "the run was forked there" in ex.notice.value
+    assert ex.state.cycle == 3 and ex.slider.max == ex.state.n_cycles
+    ex.step_button.click()
+    assert ex.state.pod_phases()[pod] == "Failed"
+    assert dict(ex.pod_menu.options)[f"{pod} · Failed"] == pod
+
+
+def test_fault_buttons_reach_the_simulation(ex):
+    ex.seek(3)
+    clicks = [
+        (lambda: ex.evict_pod_button.click(), "evict_pod"),
+        (lambda: (setattr(ex.node_menu, "value", "node-2"), ex.lose_node_button.click()), "lose_node"),
+        (lambda: ex.add_node_button.click(), "add_node"),
+        (lambda: (setattr(ex.fail_creates, "value", 3), ex.fail_creates_button.click()), "fail_next_creates"),
+        (lambda: (setattr(ex.quota, "value", 4), ex.quota_button.click()), "set_pod_quota"),
+        (lambda: ex.remove_quota_button.click(), "set_pod_quota"),
+        (lambda: (setattr(ex.lag, "value", 1.5), ex.lag_button.click()), "set_informer_lag"),
+        (lambda: ex.suspend_button.click(), "suspend"),
+        (lambda: ex.resume_button.click(), "resume"),
+        (lambda: (setattr(ex.parallelism, "value", 2), ex.scale_button.click()), "scale"),
+    ]
+    for click, action in clicks:
+        ex.reset()
+        ex.seek(3)
+        click()
+        assert ex.error.value == "", (action, ex.error.value)
+        assert [a.name for a in ex.state.actions] == [action]
+
+
+@pytest.mark.parametrize("setup, click, message", [
+    (lambda ex: setattr(ex.exit_code, "value", 300), "fail_pod_button",
+     "exit_code: must be an integer between 0 and 255, got 300"),
+    (lambda ex: setattr(ex.fail_creates, "value", -4), "fail_creates_button",
+     "n: must be an integer between 0 and 100000, got -4"),
+    (lambda ex: setattr(ex.lag, "value", -1.0), "lag_button", "seconds: must be between 0 and 3600, got -1.0"),
+    (lambda ex: setattr(ex.parallelism, "value", -1), "scale_button",
+     "The Job &quot;sample&quot; is invalid: spec.parallelism: Invalid value: -1: must be greater than or equal to 0"),
+    (lambda ex: ex.seek(0), "fail_pod_button", "fail_pod: choose a pod first"),
+])
+def test_bad_values_give_a_clear_message_never_a_traceback(ex, setup, click, message):
+    ex.seek(3)
+    setup(ex)
+    run = ex.state.run
+    getattr(ex, click).click()
+    assert ex.error.layout.display == "block"
+    assert ex.error.value.startswith(message), ex.error.value
+    assert "Traceback" not in ex.error.value
+    assert ex.state.run is run and ex.state.actions == []
+    ex.step_button.click()
+    assert ex.error.value == "" and ex.error.layout.display == "none", "the next accepted change clears it"
+
+
+def test_a_broken_view_is_reported_in_the_error_area(ex, monkeypatch):
+    def boom(view, trace, cycle):
+        raise RuntimeError("view exploded")
+
+    monkeypatch.setattr(viz, "figure", boom)
+    ex.step_button.click()
+    assert ex.state.cycle == 1
+    assert ex.error.value == "the timeline view could not be drawn at cycle 1: RuntimeError: view exploded"
+
+
+# ---------------------------------------------------------------------------- Voila and reloaded pages
+
+
+def test_a_front_end_that_connects_later_gets_the_current_figure(ex):
+    """Voila builds its views after the execution pass from the full widget state: it must be current."""
+    fw = ex.figures["timeline"]
+    for _ in range(7):
+        ex.step()
+    full = fw.get_state()
+    assert [len(t.get("x") or []) for t in full["_widget_data"] if t.get("name") == "reconcile cycles"] == [7]
+    assert full["_widget_layout"]["title"]["text"].endswith("up to cycle 7 (t=15.161 s)")
+    partial = fw.get_state(key="_widget_data")
+    assert set(partial) == {"_widget_data"}
+
+
+def test_display_bundle_is_the_dashboard_widget(shared):
+    bundle = shared._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == shared.root.model_id
