@@ -160,3 +160,8 @@ def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it(
             viz.apply(fw, viz.figure("timeline", trace, k))
     assert [tr.uid for tr in fw.data] == uids, "the widget's traces were recreated"
     assert _doc(fw) == _doc(viz.figure("timeline", trace, len(trace.cycles)))
+    # From an empty "nothing yet" figure to a ladder of bars: the data are replaced, in the same widget.
+    fw = go.FigureWidget(viz.figure("slow_start", S.quota().trace, 0))
+    with fw.batch_update():
+        viz.apply(fw, viz.figure("slow_start", S.quota().trace, 1))
+    assert _doc(fw) == _doc(viz.figure("slow_start", S.quota().trace, 1))
