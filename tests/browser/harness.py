@@ -58,8 +58,8 @@ the current outputs again (e.g. after a click); ``wait_idle()``; ``kernel_status
 
 ``Voila(notebook_relpath, stage_dir=True, extension_denylist=VOILA_EXTENSION_DENYLIST)`` -- context
 manager; ``voila <nb>`` on 127.0.0.1 with a token, ``--show_tracebacks=True``, isolated dirs,
-notebook copied to a workspace. The denylist keeps out the lab extension that cannot run in
-Voila (Notebook 7's lab-extension) and would only log console errors.
+notebook copied to a workspace. The denylist keeps out the lab extensions that cannot run in
+Voila (Notebook 7's lab-extension; jupytext's, dev-only) and would only log console errors.
 ``open(probe, ready=None, timeout=120)`` loads the page (which executes the notebook), waits until
 Voila's spinner is gone and every widget view has rendered (and ``ready`` if given); raises if a
 cell failed (``voila_errors()``).
@@ -585,7 +585,7 @@ class Notebook:
 # Lab extensions that are installed in the env but cannot start inside Voila's page (their
 # shared modules are JupyterLab-only): each logs "The getter for the shared module is not a
 # function ... #RUNTIME-012" to the console. Voila does not need them.
-VOILA_EXTENSION_DENYLIST = ("@jupyter-notebook/lab-extension",)
+VOILA_EXTENSION_DENYLIST = ("@jupyter-notebook/lab-extension", "jupyterlab-jupytext")
 
 
 class Voila(_Server):
