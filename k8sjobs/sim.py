@@ -399,7 +399,11 @@ class Simulation:
     def add_node(self, name: str | None = None, pods: int | None = None) -> None:
         """Add a Ready node (default name node-N)."""
         cluster = self._need_cluster()
-        name = name or f"node-{len(cluster.on_node()) + 1}"
+        if name is None:
+            n = 1
+            while self.store.try_get("Node", "", f"node-{n}") is not None or f"node-{n}" in cluster.lost_nodes:
+                n += 1
+            name = f"node-{n}"
         if self.store.try_get("Node", "", name) is not None:
             raise SimulationError(f'node "{name}" already exists')
         cluster.add_node(name, pods)
@@ -459,10 +463,12 @@ class Simulation:
     def scale(self, parallelism: int | None = None, completions: int | None = None) -> None:
         """Change parallelism and/or completions (Indexed: both together, elastic Jobs)."""
         changes: dict[str, Any] = {}
-        if parallelism is not None:
-            changes["parallelism"] = parallelism
-        if completions is not None:
-            changes["completions"] = completions
+        for field_name, value in (("parallelism", parallelism), ("completions", completions)):
+            if value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SimulationError(f"spec.{field_name}: Invalid value: {value!r}: must be a whole number")
+            changes[field_name] = value
         if not changes:
             raise SimulationError("scale: give parallelism, completions or both")
         self._update_spec(**changes)

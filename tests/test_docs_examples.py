@@ -8,8 +8,8 @@ number met within max(2 s, 10 %)). Every run uses seed 0 and 3 nodes of 110 pod 
 Where a file needs a step the docs' reader performs (resume at 60 s, scale at 20 s, delete a pod,
 patch a pod condition), the step is a simulation action at that time -- the "notebook patch" the
 files name as the alternative to the proposed Job-level ``sim.k8sjobs.io/actions`` key. Proposed
-keys the simulator does not implement (it rejects unknown ``sim.k8sjobs.io/*`` keys, see the
-report) are removed before the run and listed per file in ``DROPPED``.
+keys the simulator does not implement are comments in the files (it rejects unknown
+``sim.k8sjobs.io/*`` keys, so a typo cannot pass silently).
 """
 
 from __future__ import annotations
@@ -36,18 +36,6 @@ EXPECTED: dict[str, dict[str, Any]] = json.loads((DOCS / "expected.json").read_t
 FILES = sorted(p.name for p in DOCS.glob("*.yaml"))
 SEED, NODES = 0, 3
 
-DROPPED = {  # proposed keys the simulator does not implement, per file
-    "job-pod-failure-policy-ignore.yaml": ["sim.k8sjobs.io/disruption-reason"],
-    "job-pod-failure-policy-config-issue.yaml": ["sim.k8sjobs.io/waiting-reason", "sim.k8sjobs.io/add-condition",
-                                                 "sim.k8sjobs.io/add-condition-after", "sim.k8sjobs.io/delete-after",
-                                                 "sim.k8sjobs.io/act-on-pods"],
-    "job-with-pod-to-pod-communication.yaml": ["sim.k8sjobs.io/wait-for-peers"],
-    "pod-replacement-policy.yaml": ["sim.k8sjobs.io/delete-after", "sim.k8sjobs.io/act-on-pods"],
-    "rabbitmq-job.yaml": ["sim.k8sjobs.io/queue", "sim.k8sjobs.io/queue-items", "sim.k8sjobs.io/item-duration",
-                          "sim.k8sjobs.io/items-per-pod", "sim.k8sjobs.io/on-empty"],
-    "redis-job.yaml": ["sim.k8sjobs.io/queue", "sim.k8sjobs.io/queue-items", "sim.k8sjobs.io/item-duration",
-                       "sim.k8sjobs.io/items-per-pod", "sim.k8sjobs.io/on-empty"],
-}
 
 
 def first_pod(sim: Simulation) -> str:
@@ -72,11 +60,7 @@ class Outcome:
 
 
 def manifest(name: str) -> dict:
-    doc = yaml.safe_load((DOCS / name).read_text())
-    ann = doc["spec"]["template"]["metadata"].get("annotations", {})
-    for key in DROPPED.get(name, []):
-        del ann[key]
-    return doc
+    return yaml.safe_load((DOCS / name).read_text())
 
 
 @cache
@@ -121,11 +105,19 @@ def test_expected_json_describes_every_example_file():
     assert len(FILES) == 26
 
 
-def test_only_keys_the_simulator_lacks_are_dropped():
-    for name, keys in DROPPED.items():
-        ann = yaml.safe_load((DOCS / name).read_text())["spec"]["template"]["metadata"]["annotations"]
-        for key in keys:
-            assert key in ann and key.removeprefix("sim.k8sjobs.io/") not in KNOWN_KEYS
+def test_unimplemented_proposed_keys_are_comments_not_annotations():
+    for name in FILES:
+        ann = yaml.safe_load((DOCS / name).read_text())["spec"]["template"]["metadata"].get("annotations") or {}
+        unknown = [k for k in ann if k.startswith("sim.k8sjobs.io/") and k.removeprefix("sim.k8sjobs.io/")
+                   not in KNOWN_KEYS]
+        assert not unknown, f"{name}: the simulator rejects {unknown}"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_example_runs_with_the_run_command(name: str):
+    proc = subprocess.run([sys.executable, "-m", "k8sjobs", "run", str(DOCS / name), "--format", "none"],
+                          capture_output=True, cwd=ROOT, check=False, timeout=300, text=True)
+    assert (proc.returncode, proc.stderr) == (0, "")
 
 
 @pytest.mark.parametrize("name", FILES)

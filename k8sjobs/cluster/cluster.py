@@ -59,6 +59,7 @@ class _PodRun:
     termination_delay: float
     evict_after: float | None
     start_latency: float
+    index: int | None = None
     run_no: int = 0
     started: bool = False
     stopping: bool = False
@@ -251,8 +252,9 @@ class Cluster:
             return True
         self._on_node[node][key] = None
         run = self._plan(bound)
-        self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
-                             priority=PRIORITY_CLUSTER, label="kubelet")
+        if math.isfinite(run.start_latency):  # "never" starts: nothing to schedule
+            self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
+                                 priority=PRIORITY_CLUSTER, label="kubelet")
         return True
 
     # ------------------------------------------------------------------ kubelet
@@ -270,7 +272,7 @@ class Cluster:
                        restart_policy=pod.spec.restart_policy or "Never")
         self._tokens += 1
         run = _PodRun(self._tokens, wl, rng, list(plan.runs), plan.termination_delay, plan.evict_after,
-                      plan.start_latency)
+                      plan.start_latency, index)
         self._runs[pod.metadata.uid] = run
         return run
 
@@ -320,7 +322,7 @@ class Cluster:
             if run.run_no >= len(run.plan_runs):
                 # Past the planned restarts each new run draws its outcome afresh.
                 duration = run.plan_runs[-1][0]
-                run.plan_runs.append((duration, run.workload._final_exit_code(run.rng, None, 10**9)))
+                run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
             count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
             self.emit("cluster.container_restart", reason=f"{cur.metadata.name}: container exited {code}; "
                       f"restart {count} in {crash_loop_delay(count):g} s (CrashLoopBackOff)",
@@ -403,11 +405,11 @@ class Cluster:
             raise ValueError(f'pod "{name}" not found')
         if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
             raise ValueError(f'pod "{name}" has already finished ({pod.status.phase})')
-        t = self.heap.now()
-        self._runs.pop(pod.metadata.uid, None)
         if container is not None and container not in kl.container_names(pod):
             raise ValueError(f'pod "{name}" has no container "{container}"; containers: '
                              + ", ".join(kl.container_names(pod)))
+        t = self.heap.now()
+        self._runs.pop(pod.metadata.uid, None)
         failed = kl.finish(pod, t, exit_code, container)
         if condition:
             failed = kl.set_condition(failed, condition, ConditionStatus.TRUE, t, "Injected",

@@ -187,13 +187,14 @@ class Workload:
         failing_runs = self.restarts if restart_policy == "OnFailure" else 0
         for _ in range(failing_runs):
             runs.append((span.draw(rng), self.exit_code or DEFAULT_EXIT_CODE))
-        runs.append((span.draw(rng), self._final_exit_code(rng, index, attempt)))
+        runs.append((span.draw(rng), self.final_exit_code(rng, index, attempt)))
         evict = None
         if self.evict_after is not None and (self.evict_pods is None or ordinal in self.evict_pods):
             evict = self.evict_after.draw(rng)
         return PodPlan(latency, tuple(runs), term, evict)
 
-    def _final_exit_code(self, rng: random.Random, index: int | None, attempt: int) -> int:
+    def final_exit_code(self, rng: random.Random, index: int | None, attempt: int) -> int:
+        """The exit code of a pod's last (or, under OnFailure, next) run."""
         per_index = _pick(self.exit_codes, index)
         if per_index is not None:
             return int(per_index)
@@ -252,17 +253,26 @@ def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldErr
     read(PREFIX + "termination-delay", lambda s: parse_span(s, allow_never=False), "termination_delay")
     read(PREFIX + "evict-after", lambda s: parse_span(s, allow_never=False), "evict_after")
     read(PREFIX + "evict-pods", parse_index_set, "evict_pods")
-    if PREFIX + "duration" not in annotations and KWOK_DELAY in annotations:
+    # KWOK's pod-complete stage: delay, or a random time between delay and jitter-delay.
+    low = high = None
+    if KWOK_DELAY in annotations:
         try:
             low = parse_go_duration(annotations[KWOK_DELAY])
-            high = None
-            if KWOK_JITTER in annotations:
-                high = parse_go_duration(annotations[KWOK_JITTER])
-                if high < low:
-                    raise ValueError(f"{KWOK_JITTER} must not be shorter than {KWOK_DELAY}")
-            kw["duration"] = Span(low, high)
         except ValueError as exc:
             errors.append(FieldError.invalid(path(KWOK_DELAY), annotations[KWOK_DELAY], str(exc)))
+    if KWOK_JITTER in annotations:
+        try:
+            high = parse_go_duration(annotations[KWOK_JITTER])
+        except ValueError as exc:
+            errors.append(FieldError.invalid(path(KWOK_JITTER), annotations[KWOK_JITTER], str(exc)))
+        if KWOK_DELAY not in annotations:
+            errors.append(FieldError.required(path(KWOK_DELAY), f"{KWOK_JITTER} is an upper bound and needs "
+                                              f"{KWOK_DELAY}"))
+    if low is not None and high is not None and high < low:
+        errors.append(FieldError.invalid(path(KWOK_JITTER), annotations[KWOK_JITTER],
+                                         f"must not be shorter than {KWOK_DELAY} ({annotations[KWOK_DELAY]})"))
+    elif low is not None and PREFIX + "duration" not in annotations:
+        kw["duration"] = Span(low, high)
     for key in annotations:
         if key.startswith(PREFIX) and key[len(PREFIX):] not in KNOWN_KEYS:
             errors.append(FieldError.not_supported(path(key), key, [PREFIX + k for k in KNOWN_KEYS]))

@@ -57,8 +57,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
                            informer_lag=args.informer_lag)
+        bar = ProgressBar(sys.stderr, args.until) if sys.stderr.isatty() else None
         run = Run(_decode(data, args.manifest), config, max_time=args.until if args.until is not None else FOREVER,
-                  max_cycles=args.max_cycles)
+                  max_cycles=args.max_cycles, progress=bar)
+        if bar is not None:
+            bar.close()
     except DecodeError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
@@ -75,6 +78,43 @@ def handle(args: argparse.Namespace) -> int:
         json.dump(run_to_json(run), sys.stdout, indent=1, sort_keys=False)
         sys.stdout.write("\n")
     return 0
+
+
+class ProgressBar:
+    """Progress of a long run on a terminal: cycles and simulated time, redrawn in place.
+
+    It appears only after ``SHOW_AFTER`` heap events, so short runs print nothing extra.
+    """
+
+    SHOW_AFTER = 20_000
+    WIDTH = 30
+
+    def __init__(self, stream, until: float | None) -> None:
+        self.stream = stream
+        self.until = until
+        self.shown = False
+
+    def __call__(self, sim) -> None:
+        if sim.events_run < self.SHOW_AFTER:
+            return
+        job = sim.job
+        done = total = 0
+        if job is not None and job.spec.completions:
+            done, total = job.status.succeeded + job.status.failed, job.spec.completions
+        elif self.until:
+            done, total = int(sim.now), int(self.until)
+        frac = min(done / total, 1.0) if total else 0.0
+        filled = int(frac * self.WIDTH)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\rsimulating [{bar}] {frac:4.0%}  cycle {sim.cycles}  t={sim.now:,.0f} s ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """Erase the bar (the trace follows on stdout)."""
+        if self.shown:
+            self.stream.write("\r" + " " * (self.WIDTH + 60) + "\r")
+            self.stream.flush()
 
 
 def _decode(data: bytes, source: str):

@@ -212,7 +212,8 @@ ORDER_RULES: tuple[OrderRule, ...] = (
 """The rules of ``ActivePods.Less`` in the order upstream applies them; the first rule on which
 two pods differ decides."""
 
-NAME_RULE = OrderRule("name", "equal on every rule: the name breaks the tie", lambda p: p.metadata.name)
+NAME_RULE = OrderRule("name", "tied on every rule (upstream may take either; k8sjobs takes names in order)",
+                      lambda p: p.metadata.name)
 """Our tie-breaker (upstream leaves such pods unordered)."""
 
 RULE_SENTENCES: dict[str, str] = {r.id: r.sentence for r in (*ORDER_RULES, NAME_RULE)}

@@ -1057,6 +1057,8 @@ class JobController:
                 continue
             self._result.deleted.append(pod.metadata.name)
             sentence = (why or {}).get(pod.metadata.name, "")
+            if sentence.startswith("deleted: "):
+                sentence = f"deleted {pod.metadata.name}: {sentence[len('deleted: '):]}"
             self._say(rule, sentence or f"deleted {pod.metadata.name}", job=key, pod=pod.metadata.name)
             if ap.is_pod_ready(pod):
                 deleted_ready += 1

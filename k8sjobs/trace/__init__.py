@@ -1,7 +1,7 @@
 """Traces of simulated runs: reconcile cycles, API changes, events; time travel; stable text."""
 
-from .records import Change, Cycle, Decision, EventRecord, Note, PodHistory, StatusSummary
 from .recorder import Recorder, Trace, WorldState
+from .records import Change, Cycle, Decision, EventRecord, Note, PodHistory, StatusSummary
 from .run import Run
 from .text import describe_job, render_trace
 

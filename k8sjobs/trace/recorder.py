@@ -14,7 +14,17 @@ from typing import Any
 from ..api.store import DELETED, WatchEvent
 from ..api.types import Job, Phase, Pod
 from ..sim import Action, SimConfig, Simulation
-from .records import CHECKPOINT_EVERY, Change, Cycle, Decision, EventRecord, Note, PodHistory, StatusSummary, pod_index
+from .records import (
+    CHECKPOINT_EVERY,
+    Change,
+    Cycle,
+    Decision,
+    EventRecord,
+    Note,
+    PodHistory,
+    StatusSummary,
+    pod_index,
+)
 
 _NOT_DECISIONS = {"sync.begin", "sync.end"}
 

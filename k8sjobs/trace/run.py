@@ -9,6 +9,7 @@ up to that cycle (runs are deterministic) and the new action is applied there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +19,8 @@ from .recorder import Recorder, Trace, WorldState
 from .records import Cycle
 
 DEFAULT_MAX_CYCLES = 5000
+PROGRESS_EVERY = 5000
+"""Heap events between two calls of a run's ``progress`` callback."""
 
 
 class Run:
@@ -25,7 +28,8 @@ class Run:
 
     def __init__(self, manifest: Job | str | bytes | dict, config: SimConfig | None = None, *,
                  actions: tuple[Action, ...] | list[Action] = (), max_time: float = DEFAULT_MAX_TIME,
-                 max_cycles: int = DEFAULT_MAX_CYCLES, **settings: Any) -> None:
+                 max_cycles: int = DEFAULT_MAX_CYCLES, progress: Callable[[Simulation], None] | None = None,
+                 **settings: Any) -> None:
         if config is None:
             config = SimConfig(**settings)
         elif settings:
@@ -34,6 +38,7 @@ class Run:
         self.config = config
         self.max_time = max_time
         self.max_cycles = max_cycles
+        self.progress = progress
         sim = Simulation(self.manifest, config)
         recorder = Recorder(sim)
         for act in sorted(actions, key=lambda a: a.position):
@@ -51,6 +56,8 @@ class Run:
                 truncated = not sim.finished
                 break
             sim.step()
+            if self.progress is not None and sim.events_run % PROGRESS_EVERY == 0:
+                self.progress(sim)
         self.trace: Trace = recorder.finish()
         self.trace.truncated = truncated
         self.actions: list[Action] = list(sim.actions)
@@ -88,6 +95,7 @@ class Run:
         kept = [a for a in self.actions if a.position < position]
         new = Run.__new__(Run)
         new.manifest, new.config, new.max_time, new.max_cycles = self.manifest, self.config, self.max_time, self.max_cycles
+        new.progress = None
         sim = Simulation(self.manifest, self.config)
         recorder = Recorder(sim)
         for act in kept:

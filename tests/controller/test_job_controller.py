@@ -308,7 +308,8 @@ def test_every_create_delete_wait_and_condition_carries_a_rule_and_a_sentence() 
     batch = next(d for d in decisions if d.rule == "create.slow_start_batch")
     assert batch.reason.startswith("slow start: batch 1 of size 1")
     deleted = next(d for d in decisions if d.rule == "delete.scale_down")
-    assert deleted.reason.startswith("deleted: ") or "go first" in deleted.reason
+    pod = deleted.fields["pod"]
+    assert deleted.reason.startswith(f"deleted {pod}: "), deleted.reason
 
 
 def test_the_controller_records_the_events_upstream_records() -> None:

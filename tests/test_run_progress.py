@@ -1,0 +1,41 @@
+"""The run command's progress bar: on a terminal, for long runs only; never on a pipe."""
+
+from __future__ import annotations
+
+import io
+
+from k8sjobs.commands.run import ProgressBar
+from k8sjobs.trace import Run
+
+LONG = """apiVersion: batch/v1
+kind: Job
+metadata: {name: long}
+spec:
+  completions: 3000
+  parallelism: 300
+  template:
+    metadata: {annotations: {sim.k8sjobs.io/duration: "20s"}}
+    spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}
+"""
+
+
+def test_a_long_run_draws_a_bar_with_its_share_of_completions_and_erases_it() -> None:
+    out = io.StringIO()
+    bar = ProgressBar(out, None)
+    bar.SHOW_AFTER = 5000  # the 3,000-pod run has ~24,000 events: show it from the first report
+    Run(LONG, seed=0, nodes=4, progress=bar)
+    bar.close()
+    text = out.getvalue()
+    assert "simulating [" in text and "cycle " in text and "t=" in text
+    frames = [f for f in text.split("\r") if f.startswith("simulating")]
+    shares = [int(f.split("]")[1].split("%")[0]) for f in frames]
+    assert shares == sorted(shares) and shares[-1] > shares[0], "the share grows"
+    assert text.endswith("\r"), "the bar is erased before the trace is printed"
+
+
+def test_a_short_run_draws_nothing() -> None:
+    out = io.StringIO()
+    bar = ProgressBar(out, None)
+    Run(LONG.replace("3000", "3").replace("300", "3"), seed=0, progress=bar)
+    bar.close()
+    assert out.getvalue() == ""
