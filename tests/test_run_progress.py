@@ -19,10 +19,13 @@ spec:
 """
 
 
-def test_a_long_run_draws_a_bar_with_its_share_of_completions_and_erases_it() -> None:
+def test_a_long_run_draws_a_bar_with_its_share_of_completions_and_erases_it(monkeypatch) -> None:
+    import k8sjobs.trace.run
+
+    monkeypatch.setattr(k8sjobs.trace.run, "PROGRESS_EVERY", 1000)
     out = io.StringIO()
     bar = ProgressBar(out, None)
-    bar.SHOW_AFTER = 5000  # the 3,000-pod run has ~24,000 events: show it from the first report
+    bar.SHOW_AFTER = 1000  # a 3,000-pod run is "long" for this test
     Run(LONG, seed=0, nodes=4, progress=bar)
     bar.close()
     text = out.getvalue()

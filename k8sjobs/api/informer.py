@@ -58,6 +58,7 @@ class Informer:
         self._indexers: dict[str, IndexFunc] = dict(indexers or {})
         self._indices: dict[str, dict[str, dict[tuple[str, str], Any]]] = {n: {} for n in self._indexers}
         self._last_delivery = float("-inf")
+        self._batch: list[WatchEvent] | None = None
         self.pending = 0
         """Watch events received but not yet delivered to the cache."""
         self.delivered = 0
@@ -79,14 +80,22 @@ class Informer:
             self._deliver(ev)
             return
         t = max(self.scheduler.now() + self.lag, self._last_delivery)
-        self._last_delivery = t
         self.pending += 1
-        self.scheduler.call_at(t, lambda: self._deliver_pending(ev), priority=PRIORITY_INFORMER,
+        if t == self._last_delivery and self._batch is not None:
+            # Same delivery time as the batch already scheduled: join it (one heap event, same order).
+            self._batch.append(ev)
+            return
+        self._last_delivery = t
+        batch = self._batch = [ev]
+        self.scheduler.call_at(t, lambda: self._deliver_batch(batch), priority=PRIORITY_INFORMER,
                                label=f"informer:{self.kind}")
 
-    def _deliver_pending(self, ev: WatchEvent) -> None:
-        self.pending -= 1
-        self._deliver(ev)
+    def _deliver_batch(self, batch: list[WatchEvent]) -> None:
+        if batch is self._batch:
+            self._batch = None
+        for ev in batch:
+            self.pending -= 1
+            self._deliver(ev)
 
     def _deliver(self, ev: WatchEvent) -> None:
         self.delivered += 1

@@ -77,6 +77,9 @@ def _key(obj: Any) -> tuple[str, str]:
     return (obj.metadata.namespace, obj.metadata.name)
 
 
+_TERMINAL_PHASES = frozenset({Phase.SUCCEEDED, Phase.FAILED})
+
+
 def _is_terminal(pod: Pod) -> bool:
     return pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED)
 
@@ -130,10 +133,12 @@ class APIStore:
         self.write_log.append((self.clock.now(), verb, kind, obj.metadata.namespace, obj.metadata.name))
 
     def _track_pod_count(self, old: Pod | None, new: Pod | None) -> None:
-        for pod, delta in ((old, -1), (new, +1)):
-            if pod is not None and not _is_terminal(pod):
-                ns = pod.metadata.namespace
-                self._non_terminal_pods[ns] = self._non_terminal_pods.get(ns, 0) + delta
+        # Non-terminal pods per namespace, for the pod quota; touched only when that changes.
+        counted_old = old is not None and old.status.phase not in _TERMINAL_PHASES
+        counted_new = new is not None and new.status.phase not in _TERMINAL_PHASES
+        if counted_old != counted_new:
+            ns = (new if new is not None else old).metadata.namespace
+            self._non_terminal_pods[ns] = self._non_terminal_pods.get(ns, 0) + (1 if counted_new else -1)
 
     def _store(self, kind: str, obj: Any, old: Any, verb: str) -> Any:
         self._objects[kind][_key(obj)] = obj
