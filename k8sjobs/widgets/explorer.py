@@ -34,6 +34,7 @@ from copy import deepcopy
 from functools import wraps
 from typing import Any
 
+import anywidget
 import ipywidgets as W
 import plotly.graph_objects as go
 
@@ -48,7 +49,13 @@ VIEW_TITLES = {
 
 CSS = """
 <style>
-.k8sjobs-explorer { font-family: var(--jp-ui-font-family, sans-serif); }
+.k8sjobs-explorer { font-family: var(--jp-ui-font-family, sans-serif); container-type: inline-size; }
+/* Narrow (a notebook column): the "why" panel goes under the views, which get the full width. */
+@container (max-width: 1099px) {
+  .k8sjobs-explorer .k8sjobs-grid { grid-template-columns: minmax(0, 1fr) !important;
+    grid-template-areas: none !important; }
+  .k8sjobs-explorer .k8sjobs-grid > * { grid-area: auto !important; }
+}
 .k8sjobs-explorer .k8sjobs-status { box-sizing: border-box; font-size: 14px; font-weight: 600; padding: 2px 4px;
   border-left: 4px solid #1f77b4; background: var(--jp-layout-color2, #f3f3f3); }
 .k8sjobs-explorer .k8sjobs-status .widget-html-content { white-space: normal; line-height: 1.4; }
@@ -89,6 +96,52 @@ class _LiveFigureWidget(go.FigureWidget):
             self._trait_values["_widget_data"] = deepcopy(self._data)
             self._trait_values["_widget_layout"] = deepcopy(self._layout_obj._props)
         return super().get_state(key=key, drop_defaults=drop_defaults)
+
+
+class _FitFigures(anywidget.AnyWidget):
+    """An invisible helper: make every plotly figure of the dashboard as wide as its place.
+
+    plotly 7's FigureWidget (an anywidget) sizes a figure once, when it is first drawn; if its
+    element is not laid out yet at that moment (Voila renders widgets progressively; a hidden
+    tab is drawn when opened) the figure keeps plotly's default 700 px. The figures here are
+    drawn with plotly's ``responsive`` config, which re-fits them on a window resize event;
+    this helper sends one (debounced) when the dashboard's width changes or a figure appears.
+    """
+
+    _esm = """
+    export default {
+      render({ el }) {
+        let resize = null, mutations = null, timers = [], last = -1, stopped = false;
+        const fit = () => {
+          timers.forEach(clearTimeout);
+          timers = [200, 1000].map((ms) => setTimeout(() => window.dispatchEvent(new Event('resize')), ms));
+        };
+        const isPlot = (n) => n.nodeType === 1 && (n.classList.contains('js-plotly-plot')
+                                                   || !!n.querySelector('.js-plotly-plot'));
+        const start = () => {
+          if (stopped) return;
+          const root = el.closest('.k8sjobs-explorer');
+          if (!root) { requestAnimationFrame(start); return; }
+          resize = new ResizeObserver((entries) => {
+            const width = Math.round(entries[0].contentRect.width);
+            if (width !== last) { last = width; fit(); }
+          });
+          resize.observe(root);
+          mutations = new MutationObserver((records) => {
+            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) fit();
+          });
+          mutations.observe(root, { childList: true, subtree: true });
+        };
+        start();
+        return () => {
+          stopped = true;
+          if (resize) resize.disconnect();
+          if (mutations) mutations.disconnect();
+          timers.forEach(clearTimeout);
+        };
+      }
+    };
+    """
 
 
 def _guard(method: Callable) -> Callable:
@@ -336,7 +389,9 @@ class Explorer:
         # Rows sized by their content; columns may shrink below their content (no overflow).
         self.widget.layout.grid_template_rows = "auto auto auto"
         self.widget.layout.grid_template_columns = "repeat(4, minmax(0, 1fr))"
-        self.root = W.VBox([W.HTML(CSS), self.widget], layout=W.Layout(width="100%"))
+        self.widget.add_class("k8sjobs-grid")
+        self._fit = _FitFigures(layout=W.Layout(display="none"))
+        self.root = W.VBox([W.HTML(CSS), self._fit, self.widget], layout=W.Layout(width="100%"))
         self.root.add_class("k8sjobs-explorer")
 
     # ------------------------------------------------------------------ views
@@ -355,6 +410,8 @@ class Explorer:
         fw = self.figures.get(view)
         if fw is None:
             fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle))
+            # responsive: plotly re-fits the figure to its element on a window resize (see _FitFigures)
+            fw._config = {**fw._config, "responsive": True, "displaylogo": False}
             self.figures[view] = fw
             self._drawn[view] = self._key()
             self._view_boxes[view].children = (fw,)
