@@ -165,6 +165,9 @@ def _button(description: str, tooltip: str, **kw: Any) -> W.Button:
 
 _WIDE = {"description_width": "initial"}
 
+MENU_LIVE_LIMIT = 100
+"""Above this many pods the pod menu is refreshed on request, not on every step (see _refresh_menus)."""
+
 
 class Explorer:
     """An interactive lesson surface for one Job manifest (see the module docstring).
@@ -302,6 +305,12 @@ class Explorer:
         self.fork_note.add_class("k8sjobs-fork-note")
         self.pod_menu = W.Dropdown(options=[], description="Pod", tooltip="A pod of the Job at this cycle",
                                    layout=W.Layout(width="330px"))
+        self.refresh_menus_button = _button("Refresh pod list", "List the pods and nodes of the cycle shown",
+                                            icon="refresh")
+        self.refresh_menus_button.layout.display = "none"
+        self.refresh_menus_button.on_click(lambda _b: self._refresh_menus(force=True))
+        self.menus_note = W.HTML(layout=W.Layout(display="none"))
+        self.menus_note.add_class("k8sjobs-fork-note")
         self.exit_code = W.IntText(value=1, description="Exit code", style=_WIDE,
                                    tooltip="The exit code the pod's container fails with (0-255)",
                                    layout=W.Layout(width="150px"))
@@ -349,8 +358,9 @@ class Explorer:
         row = W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")
         faults = W.VBox([
             self.fork_note,
-            W.HBox([self.pod_menu, self.exit_code, self.fail_pod_button, self.evict_pod_button,
-                    self.delete_pod_button], layout=row),
+            self.menus_note,
+            W.HBox([self.pod_menu, self.refresh_menus_button, self.exit_code, self.fail_pod_button,
+                    self.evict_pod_button, self.delete_pod_button], layout=row),
             W.HBox([self.node_menu, self.lose_node_button, self.add_node_button], layout=row),
             W.HBox([self.fail_creates, self.fail_creates_button, self.quota, self.quota_button,
                     self.remove_quota_button], layout=row),
@@ -546,12 +556,20 @@ class Explorer:
                 f"<b>Acting at a past cycle forks the run</b>: cycles after {s.cycle} are simulated again "
                 "and actions you took later are dropped.")
 
-    def _refresh_menus(self) -> None:
-        """Pod and node menus (only while the faults tab is open: with many pods this is the costly part)."""
+    def _refresh_menus(self, force: bool = False) -> None:
+        """The pod and node menus, for the cycle shown.
+
+        Only while the faults tab is open. Sending a menu of every pod on every step is the
+        costly part of a step in a big run, so above :data:`MENU_LIVE_LIMIT` pods the menus are
+        refreshed only on request (the "Refresh pod list" button), and say which cycle they show.
+        """
         if self.tools.selected_index != 0:
             return
         key = self._key()
         if getattr(self, "_menus_key", None) == key:
+            return
+        if not force and len(self.pod_menu.options) > MENU_LIVE_LIMIT:
+            self._menus_note(stale=True)
             return
         phases = self.state.pod_phases()
         options = [(f"{name} · {phase}", name) for name, phase in phases.items()]
@@ -566,6 +584,22 @@ class Explorer:
         self.node_menu.options = nodes
         self.node_menu.value = keep_node
         self._menus_key = key
+        self._menus_cycle = self.state.cycle
+        self._menus_note(stale=False)
+
+    def _menus_note(self, stale: bool) -> None:
+        big = len(self.pod_menu.options) > MENU_LIVE_LIMIT
+        self.refresh_menus_button.layout.display = "inline-flex" if big else "none"
+        if stale:
+            self.menus_note.value = (f"The pod and node lists show cycle {getattr(self, '_menus_cycle', 0)} "
+                                     f"({len(self.pod_menu.options)} pods); press Refresh pod list for cycle "
+                                     f"{self.state.cycle}.")
+        elif big:
+            self.menus_note.value = (f"The pod and node lists show cycle {self.state.cycle} "
+                                     f"({len(self.pod_menu.options)} pods: refreshed on request in a run this big).")
+        else:
+            self.menus_note.value = ""
+        self.menus_note.layout.display = "block" if self.menus_note.value else "none"
 
     # ------------------------------------------------------------------ widgets -> state
 

@@ -146,6 +146,8 @@ class ExplorerState:
         self.notice = ""
         """What the last accepted change did, in words (e.g. that an action forked the run)."""
         self._listeners: list[Listener] = []
+        self._world_key: tuple[int, int] | None = None
+        self._world: WorldState | None = None
         if not isinstance(start_cycle, int) or isinstance(start_cycle, bool):
             raise ValueError(f"start_cycle: must be an integer, got {start_cycle!r}")
         self.start_cycle = start_cycle
@@ -208,8 +210,12 @@ class ExplorerState:
         return list(self.run.actions)
 
     def world(self) -> WorldState:
-        """The cluster right after the current cycle."""
-        return self.run.state_at(self.cycle)
+        """The cluster right after the current cycle (cached per run and cycle)."""
+        key = (id(self.run), self.cycle)
+        if self._world_key != key:
+            self._world = self.run.state_at(self.cycle)
+            self._world_key = key
+        return self._world
 
     def reason(self) -> str:
         """The headline reason of the current cycle (why the controller did what it did)."""

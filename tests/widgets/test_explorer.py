@@ -313,3 +313,23 @@ def test_display_bundle_is_the_dashboard_widget(shared):
     bundle = shared._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == shared.root.model_id
+
+
+def test_in_a_big_run_the_pod_menu_is_refreshed_on_request():
+    """Sending every pod's name on every step is the costly part of a step: above 100 pods, on request."""
+    from k8sjobs.widgets.explorer import MENU_LIVE_LIMIT
+
+    big = Explorer(SAMPLE.replace("completions: 5", "completions: 400").replace("parallelism: 3", "parallelism: 150")
+                   .replace('        sim.k8sjobs.io/fail-attempts: "1"\n', ""), nodes=2)
+    big.seek(1)
+    assert len(big.pod_menu.options) == 150 > MENU_LIVE_LIMIT
+    assert big.refresh_menus_button.layout.display != "none"
+    assert "show cycle 1 (150 pods: refreshed on request" in big.menus_note.value
+    options = big.pod_menu.options
+    big.step()
+    big.step()
+    assert big.pod_menu.options is options, "not refreshed on a step"
+    assert big.menus_note.value.startswith("The pod and node lists show cycle 1 (150 pods); press Refresh pod list")
+    big.refresh_menus_button.click()
+    assert "show cycle 3 " in big.menus_note.value
+    assert [label.split(" · ")[1] for label, _ in big.pod_menu.options] == list(big.state.pod_phases().values())
