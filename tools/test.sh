@@ -12,6 +12,8 @@
 #   nbval     every notebook under notebooks/ with pytest --nbval-lax --nbval-current-env
 #             and tests/nbval-sanitize.cfg (passes, saying so, while there are none)
 #   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
+#   binder    python -m pytest tests/binder (a fresh venv from binder/requirements.txt, as repo2docker
+#             builds it; the lessons executed in it; pins vs CI; peak memory vs Binder's 2 GB)
 # A skipped test fails its stage (a skipped check is a defect). Jupyter, IPython and XDG dirs and
 # TMPDIR point into a temp dir for every stage after setup, so nothing is written to $HOME.
 # JUnit XML: artifacts/test-results/; screenshots and page logs: artifacts/browser/.
@@ -121,7 +123,7 @@ stage_ruff() {
 }
 
 stage_pytest() {
-    "$VPY" -m pytest --ignore=tests/browser --junitxml="$RESULTS/pytest.xml" "$@" || return $?
+    "$VPY" -m pytest --ignore=tests/browser --ignore=tests/binder --junitxml="$RESULTS/pytest.xml" "$@" || return $?
     junit_note "$RESULTS/pytest.xml"
 }
 
@@ -136,6 +138,13 @@ stage_nbval() {
     "$VPY" -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
         --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
     junit_note "$RESULTS/nbval.xml"
+}
+
+stage_binder() {
+    # What Binder builds from binder/: a fresh venv from the lock, the lessons run in it, peak memory.
+    "$VPY" -m pytest tests/binder -v -s --junitxml="$RESULTS/binder.xml" "$@" || return $?
+    junit_note "$RESULTS/binder.xml"
+    NOTE="$NOTE; figures in artifacts/binder/report.json"
 }
 
 stage_browser() {
@@ -163,3 +172,4 @@ stage ruff stage_ruff
 stage pytest stage_pytest "$@"
 stage nbval stage_nbval "$@"
 stage browser stage_browser "$@"
+stage binder stage_binder "$@"
