@@ -142,9 +142,10 @@ def _build_histories(trace: Trace) -> dict[str, PodHistory]:
             continue
         pod: Pod = ch.obj
         meta = pod.metadata
-        if not any(r.uid == job_uid for r in meta.owner_references):
-            continue
         h = rows.get(meta.uid)
+        # A pod of the Job stays followed after it is orphaned (its ownerReference removed).
+        if h is None and not any(r.uid == job_uid for r in meta.owner_references):
+            continue
         if h is None:
             h = rows[meta.uid] = {
                 "name": meta.name, "uid": meta.uid, "index": pod_index(pod),

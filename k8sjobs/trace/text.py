@@ -103,7 +103,8 @@ def _date(t: float | None) -> str:
 
 
 def _kv(label: str, value: Any) -> str:
-    return f"{label + ':':<18}{value}"
+    # kubectl aligns values in one column; a label as long as the column still gets a space.
+    return f"{label + ':':<18}{value}" if len(label) < 17 else f"{label}:  {value}"
 
 
 def describe_job(trace: Trace) -> str:
