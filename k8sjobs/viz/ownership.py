@@ -148,6 +148,11 @@ def _layout(g: nx.DiGraph, members: list[str], nodes: list[str], job_id: str) ->
     # Nodes without pods go below the others, evenly; keep at least a small gap between nodes.
     free = [i for i, w in enumerate(wanted) if w is None]
     taken = [i for i, w in enumerate(wanted) if w is not None]
+    if not taken:
+        # No pod anywhere (none yet, or the Job is gone): spread the nodes like pods, two lines each.
+        for nid, y in zip(nodes, _spread(len(nodes))):
+            g.nodes[nid]["pos"] = (2.0, y)
+        return
     gap = min(0.12, 1 / max(len(nodes), 1))
     last = 2.0
     for i in taken:
@@ -240,7 +245,8 @@ def figure(trace: Trace, cycle: int):
         "title": title(main, sub), "height": min(1000, max(380, 22 * n_rows + 200)),
         "margin": {"t": 105, "l": 20, "r": 20, "b": 95},
         "xaxis": {"visible": False, "range": [-0.3, 2.55], "fixedrange": True},
-        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.06, 1.06]},
+        # Room above the top marker and below the lowest one for their two-line labels.
+        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.12, 1.1]},
         "annotations": notes, "showlegend": True,
         "legend": LEGEND_BOTTOM,
     }
