@@ -387,7 +387,7 @@ class Explorer:
                                          layout=row)])
         edit.add_class("k8sjobs-edit")
         self.tools = W.Tab(children=[faults, edit], titles=["Faults and actions", "Edit the Job (YAML)"],
-                           selected_index=0, layout=W.Layout(width="100%"))
+                           selected_index=0)
         self.tools.observe(lambda _ch: self._refresh_menus(), names="selected_index")
 
         # A grid keeps the keyboard (DOM) order: controls, views, why, faults and editing.

@@ -128,6 +128,67 @@ def play_and_check(probe) -> list[str]:
     return seen
 
 
+_FOCUSED_JS = """() => { const e = document.activeElement;
+    const tab = e.closest('.lm-TabBar-tab');
+    if (tab) return 'tab:' + tab.innerText.trim();
+    if (e.classList.contains('noUi-handle')) {
+        const w = e.closest('.widget-slider'); const l = w && w.querySelector('.widget-label');
+        return 'slider:' + (l ? l.innerText.trim() : '');
+    }
+    if (e.tagName === 'BUTTON') return 'button:' + e.innerText.trim();
+    if (e.tagName === 'SELECT' || e.tagName === 'INPUT' || e.tagName === 'TEXTAREA') {
+        const w = e.closest('.widget-inline-hbox, .widget-textarea'); const l = w && w.querySelector('.widget-label');
+        return e.tagName.toLowerCase() + ':' + (l ? l.innerText.trim() : '');
+    }
+    return e.tagName.toLowerCase();
+}"""
+
+
+def keyboard_walk(probe, start: str, presses: int) -> list[str]:
+    """Focus the button named ``start``, then press Tab ``presses`` times: what got the focus, in order."""
+    probe.button(start).first.focus()
+    seen = [probe.page.evaluate(_FOCUSED_JS)]
+    for _ in range(presses):
+        probe.page.keyboard.press("Tab")
+        seen.append(probe.page.evaluate(_FOCUSED_JS))
+    return seen
+
+
+def check_keyboard(probe) -> None:
+    """Every control is reachable with Tab, in reading order, and Step works from the keyboard."""
+    walk = keyboard_walk(probe, "Step", 70)
+    expected = ["button:Step", "button:Play / Pause", "button:Reset", "slider:ms per cycle", "slider:Cycle",
+                "tab:Timeline", "button:Text version: Timeline", "tab:Faults and actions", "select:Pod",
+                "input:Exit code", "button:Fail pod", "button:Evict pod", "button:Delete pod", "select:Node",
+                "button:Lose node", "button:Add node", "input:Creations", "button:Fail next creations",
+                "input:Pod quota", "button:Set pod quota", "button:Remove quota", "input:Informer lag (s)",
+                "button:Set informer lag", "button:Suspend", "button:Resume", "input:Parallelism", "button:Scale"]
+    positions = [walk.index(e) if e in walk else -1 for e in expected]
+    missing = [e for e, i in zip(expected, positions) if i < 0]
+    assert not missing, f"not reachable with Tab: {missing}\nwalk: {walk}"
+    assert positions == sorted(positions), f"Tab order differs from reading order: {walk}"
+    # A tab bar is one stop (arrow keys move between its tabs): open the YAML tab from the keyboard.
+    probe.page.get_by_role("tab", name="Faults and actions").focus()
+    probe.page.keyboard.press("ArrowRight")
+    probe.page.keyboard.press("Enter")
+    probe.page.locator(f"{EXPLORER} .k8sjobs-yaml textarea").wait_for()
+    walk = keyboard_walk(probe, "Text version: Timeline", 8)
+    expected = ["tab:", "textarea", "button:Apply", "button:Apply to the running Job", "button:Revert text"]
+    positions = [next((i for i, w in enumerate(walk) if w.startswith(e)), -1) for e in expected]
+    assert -1 not in positions and positions == sorted(positions), f"editing not reachable in order: {walk}"
+    probe.page.get_by_role("tab", name="Faults and actions").click()
+    probe.button("Step").first.focus()
+    probe.page.keyboard.press("Enter")
+    expect_status(probe, S1.replace("cycle 1", "cycle 2").split(" · ")[0] + " · t=1 s · nothing to change: 3 active, "
+                  "want 3 active: min(completions 5 - succeeded 0 = 5, parallelism 3)")
+    probe.page.keyboard.press("Space")
+    expect_status(probe, S3)
+    probe.button("Back").first.focus()
+    probe.page.keyboard.press("Enter")
+    probe.page.keyboard.press("Enter")
+    expect_status(probe, S1)
+
+
 def test_dashboard_lab(lab, probe):
     nb = lab.open_notebook(probe, NB)
     run = nb.run_all()
@@ -137,6 +198,7 @@ def test_dashboard_lab(lab, probe):
     probe.shot("1-rendered", scroll_to=EXPLORER)
     step_and_check(probe)
     probe.shot("2-step", scroll_to=EXPLORER)
+    check_keyboard(probe)
     play_and_check(probe)
     probe.shot("3-played", scroll_to=EXPLORER)
     probe.click_button("Back")
@@ -179,8 +241,8 @@ def test_dashboard_lab(lab, probe):
     wait_trace_len(probe, "active", 4, root=".k8sjobs-view-counts")
     probe.click_button("Text version: Counts")
     probe.expect_text(".k8sjobs-view-counts .k8sjobs-twin pre", "Job status counts of job.batch/sample")
+    check_figure_fills_its_tab(probe, ".k8sjobs-view-counts")
     probe.shot("6-counts-and-text", scroll_to=".k8sjobs-view-counts")
-    probe.shot("6-explorer", probe.page.locator(EXPLORER).first)
 
     assert nb.kernel_status() == "idle"
     probe.assert_clean()
@@ -226,6 +288,7 @@ def test_voila(browser):
             probe.shot("3-played")
             probe.page.get_by_role("tab", name="Back-off").click()
             probe.page.locator(".k8sjobs-view-backoff .js-plotly-plot").wait_for()
+            check_figure_fills_its_tab(probe, ".k8sjobs-view-backoff")
             probe.shot("4-backoff")
             probe.assert_clean()
             _voila_blocked_ok(probe)
