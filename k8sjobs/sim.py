@@ -509,6 +509,14 @@ class Simulation:
 
     # ------------------------------------------------------------------ replay
 
+    def replay_action(self, act: Action) -> None:
+        """Re-apply a recorded action exactly where it happened: same heap position, same clock."""
+        self.run_events(act.position - self.events_run)
+        # run_until() may have moved the clock past the last event before the action was taken.
+        if act.t > self.clock.now():
+            self.clock.set(act.t)
+        self.apply(act.name, **dict(act.kwargs))
+
     @classmethod
     def replay(cls, manifest: Job | str | bytes | dict, config: SimConfig, actions: list[Action],
                until: int | None = None, listeners: tuple[Listener, ...] = (),
@@ -523,8 +531,7 @@ class Simulation:
         for act in actions:
             if until is not None and act.position > until:
                 break
-            sim.run_events(act.position - sim.events_run)
-            sim.apply(act.name, **dict(act.kwargs))
+            sim.replay_action(act)
         if until is not None and sim.events_run < until:
             sim.run_events(until - sim.events_run)
         return sim

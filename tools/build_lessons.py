@@ -29,7 +29,8 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
-KEEP_CELL_METADATA = ("tags",)
+KEEP_CELL_METADATA = ("tags", "jupyter")
+"""Cell metadata that survives a build: tags (exercise, ...) and jupyter.source_hidden (collapsed code)."""
 KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
 
 
@@ -41,6 +42,26 @@ def sources() -> list[Path]:
         if head.startswith("---") and "format_name: myst" in head:
             out.append(md)
     return out
+
+
+def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """House rules, so no lesson shows an answer before the learner predicts it.
+
+    * a cell tagged ``exercise`` opens with its code collapsed (the widget asks the question);
+    * a checked cell that calls ``.check(`` (it proves an exercise's answer) opens with code
+      and output collapsed; nbval still compares the output.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        hidden = dict(cell.metadata.get("jupyter", {}))
+        if "exercise" in cell.metadata.get("tags", ()):
+            hidden["source_hidden"] = True
+        if CHECK_MARK in cell.source and ".check(" in cell.source:
+            hidden.update(source_hidden=True, outputs_hidden=True)
+        if hidden:
+            cell.metadata["jupyter"] = hidden
+    return nb
 
 
 def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.NotebookNode:
@@ -73,7 +94,7 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
 
 def build(md: Path, *, timeout: int = 300) -> Path:
     """Execute ``md`` and write its clean ``.ipynb`` next to it."""
-    nb = jupytext.read(md)
+    nb = apply_conventions(jupytext.read(md))
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(md.parent)}})
     client.execute()
@@ -86,8 +107,9 @@ def build(md: Path, *, timeout: int = 300) -> Path:
     return out
 
 
-def _comparable(nb: nbformat.NotebookNode) -> list[tuple[str, str, tuple[str, ...]]]:
-    return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ()))) for c in nb.cells]
+def _comparable(nb: nbformat.NotebookNode) -> list[tuple]:
+    return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ())),
+             tuple(sorted(c.metadata.get("jupyter", {}).items()))) for c in nb.cells]
 
 
 def check(md: Path) -> list[str]:
@@ -97,7 +119,7 @@ def check(md: Path) -> list[str]:
     rel = md.relative_to(ROOT)
     if not ipynb.exists():
         return [f"{rel}: no {ipynb.name} built from it (run tools/build_lessons.py {rel})"]
-    want = jupytext.read(md)
+    want = apply_conventions(jupytext.read(md))
     have = nbformat.read(ipynb, as_version=4)
     if _comparable(want) != _comparable(have):
         for i, (a, b) in enumerate(zip(_comparable(want), _comparable(have))):

@@ -152,31 +152,39 @@ def _build_histories(trace: Trace) -> dict[str, PodHistory]:
                 "created": meta.creation_timestamp if meta.creation_timestamp is not None else ch.t,
                 "created_in_cycle": bisect_right(cycle_ends, ch.seq) + 1, "scheduled": None, "node": "",
                 "started": None, "ready": None, "finished": None, "phase": Phase.PENDING, "exit_code": None,
-                "deleting": None, "removed": None, "restarts": 0, "disruption": ""}
+                "deleting": None, "removed": None, "restarts": 0, "disruption": "", "seqs": {}}
+        seqs = h["seqs"]
         if ch.type == DELETED:
             h["removed"] = ch.t
+            seqs["removed"] = ch.seq
             continue
         status = pod.status
         phase = status.phase
         if h["scheduled"] is None and pod.spec.node_name:
             h["scheduled"], h["node"] = ch.t, pod.spec.node_name
+            seqs["scheduled"] = seqs["node"] = ch.seq
         if h["started"] is None and phase == Phase.RUNNING:
             h["started"] = ch.t
+            seqs["started"] = ch.seq
         if h["ready"] is None and any(c.type == "Ready" and c.status == "True" for c in status.conditions):
             h["ready"] = ch.t
+            seqs["ready"] = ch.seq
         if h["finished"] is None and (phase == Phase.SUCCEEDED or phase == Phase.FAILED):
             codes = [s.state.terminated.exit_code for s in status.container_statuses if s.state.terminated is not None]
             nonzero = [c for c in codes if c != 0]
             h["finished"], h["phase"] = ch.t, phase
             h["exit_code"] = nonzero[0] if nonzero else (codes[0] if codes else None)
+            seqs["finished"] = ch.seq
         if h["deleting"] is None and meta.deletion_timestamp is not None:
             h["deleting"] = ch.t
+            seqs["deleting"] = ch.seq
         if status.container_statuses:
             h["restarts"] = max(s.restart_count for s in status.container_statuses)
         if not h["disruption"]:
             for c in status.conditions:
                 if c.type == "DisruptionTarget" and c.status == "True":
                     h["disruption"] = c.reason or "DisruptionTarget"
+                    seqs["disruption"] = ch.seq
                     break
     return {uid: PodHistory(**row) for uid, row in rows.items()}
 
@@ -258,7 +266,7 @@ class Recorder:
             parallelism=spec.parallelism, completions=spec.completions,
             expectations=(int(o["observed"].get("expect_add", 0)), int(o["observed"].get("expect_del", 0)),
                           int(fields.get("expect_add", 0)), int(fields.get("expect_del", 0))),
-            satisfied=bool(o["observed"].get("satisfied", True)))
+            satisfied=bool(o["observed"].get("satisfied", True)), suspended=bool(spec.suspend))
         self.trace.cycles.append(cycle)
         if cycle.index % CHECKPOINT_EVERY == 0:
             self.trace._checkpoints[cycle.change_end] = self.trace._objects_until(cycle.change_end)

@@ -8,7 +8,7 @@ holds them all and rebuilds the world at any cycle from checkpoints plus changes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..api.types import JOB_COMPLETION_INDEX_ANNOTATION, Job, Phase, Pod
@@ -134,6 +134,8 @@ class Cycle:
     """(creations, deletions) still expected before the sync, then after it."""
     satisfied: bool = True
     """Whether the expectations were met when the sync started."""
+    suspended: bool = False
+    """spec.suspend of the Job when the cycle ended."""
 
     def rules(self) -> list[str]:
         """The rule ids of this cycle's decisions, in order."""
@@ -179,6 +181,27 @@ class PodHistory:
     restarts: int = 0
     created_in_cycle: int = 0
     disruption: str = ""
+    seqs: dict[str, int] = field(default_factory=dict)
+    """Change number at which each event above happened (``"started": 412``), for :meth:`until`."""
+
+    def until(self, end: int) -> PodHistory:
+        """The history as it stood after the first ``end`` changes (a cycle's ``change_end``).
+
+        Two changes can share a time; cutting by change number keeps what a later cycle did at
+        the same instant out of an earlier cycle's picture.
+        """
+        late = [name for name, seq in self.seqs.items() if seq >= end]
+        if not late:
+            return self
+        changes: dict[str, Any] = {}
+        for name in late:
+            if name in ("node", "disruption"):
+                changes[name] = ""
+            elif name == "finished":
+                changes.update(finished=None, phase=Phase.PENDING, exit_code=None)
+            else:
+                changes[name] = None
+        return replace(self, **changes, seqs={k: v for k, v in self.seqs.items() if v < end})
 
     @property
     def end(self) -> float | None:

@@ -41,9 +41,8 @@ class Run:
         self.progress = progress
         sim = Simulation(self.manifest, config)
         recorder = Recorder(sim)
-        for act in sorted(actions, key=lambda a: a.position):
-            sim.run_events(act.position - sim.events_run)
-            sim.apply(act.name, **dict(act.kwargs))
+        for act in sorted(actions, key=lambda a: (a.position, a.t)):
+            sim.replay_action(act)
         self._finish(sim, recorder)
 
     def _finish(self, sim: Simulation, recorder: Recorder) -> None:
@@ -92,16 +91,36 @@ class Run:
         if not 0 <= at_cycle <= len(self):
             raise IndexError(f"cycle {at_cycle} does not exist: this run has cycles 0 to {len(self)}")
         position = self.cycle(at_cycle).position if at_cycle else 0
-        kept = [a for a in self.actions if a.position < position]
+        # An action taken after that cycle, even at the same position, belongs to the old future.
+        t = self.cycle(at_cycle).t if at_cycle else 0.0
+        kept = [a for a in self.actions if a.position < position or (a.position == position and a.cycle < at_cycle)]
+        return self._branch(kept, lambda sim: sim.run_events(position - sim.events_run) or t, action, kwargs)
+
+    def fork_at_time(self, t: float, action: str, **kwargs: Any) -> Run:
+        """Like :meth:`fork`, at a simulated time: everything due at or before ``t`` has happened.
+
+        Actions this run took after ``t`` are dropped.
+        """
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 <= t <= self.max_time:
+            raise ValueError(f"t: must be a time between 0 and {self.max_time:g} s, got {t!r}")
+        kept = [a for a in self.actions if a.t <= t]
+
+        def advance(sim: Simulation) -> float:
+            sim.run_until(t)
+            return t
+
+        return self._branch(kept, advance, action, kwargs)
+
+    def _branch(self, kept: list[Action], advance: Callable[[Simulation], float], action: str,
+                kwargs: dict[str, Any]) -> Run:
         new = Run.__new__(Run)
         new.manifest, new.config, new.max_time, new.max_cycles = self.manifest, self.config, self.max_time, self.max_cycles
         new.progress = None
         sim = Simulation(self.manifest, self.config)
         recorder = Recorder(sim)
         for act in kept:
-            sim.run_events(act.position - sim.events_run)
-            sim.apply(act.name, **dict(act.kwargs))
-        sim.run_events(position - sim.events_run)
+            sim.replay_action(act)
+        advance(sim)
         sim.apply(action, **kwargs)
         new._finish(sim, recorder)
         return new

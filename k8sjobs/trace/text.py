@@ -107,13 +107,21 @@ def _kv(label: str, value: Any) -> str:
     return f"{label + ':':<18}{value}" if len(label) < 17 else f"{label}:  {value}"
 
 
-def describe_job(trace: Trace) -> str:
-    """A ``kubectl describe job`` summary of the Job at the end of the run."""
-    job = trace.final_job
+def describe_job(trace: Trace, cycle: int | None = None) -> str:
+    """A ``kubectl describe job`` of the Job right after ``cycle`` (default: at the end of the run).
+
+    Ages are measured from that moment, as kubectl measures them from "now".
+    """
+    if cycle is None:
+        job, now, events = trace.final_job, trace.end_t, trace.events
+        when = "by the end of the run"
+    else:
+        state = trace.state_at(cycle)
+        job, now, events = state.job, state.t, trace.events_until(cycle)
+        when = f"after cycle {cycle}"
     if job is None:
-        return f'Error from server (NotFound): jobs.batch "{trace.job_name}" not found (deleted by the end of the run)'
+        return f'Error from server (NotFound): jobs.batch "{trace.job_name}" not found (deleted {when})'
     spec, st, meta = job.spec, job.status, job.metadata
-    now = trace.end_t
     labels = ",".join(f"{k}={v}" for k, v in sorted(meta.labels.items())) or "<none>"
     lines = [
         _kv("Name", meta.name), _kv("Namespace", meta.namespace), _kv("Selector", format_selector(spec.selector)),
@@ -146,7 +154,7 @@ def describe_job(trace: Trace) -> str:
             lines.append(f"  {c.type:<20}{c.status:<8}{c.reason:<26}{c.message}")
     lines.append("Events:")
     groups: dict[tuple[str, str, str], list[float]] = {}
-    for e in trace.events:
+    for e in events:
         groups.setdefault((e.type, e.reason, e.message), []).append(e.t)
     if not groups:
         lines.append("  <none>")

@@ -131,9 +131,11 @@ def story(trace: Trace, cycle: int) -> BackoffStory:
     skip = _controller_deleted(trace, k)
     finished: list[tuple[float, int, PodHistory]] = []
     creations = []
+    cut = trace.cycle(k).change_end if k else 0
     for h in trace.pod_histories():
         if h.created_in_cycle > k:
             continue
+        h = h.until(cut)  # what a later cycle did at the same instant stays out
         creations.append((h.created, h.name, h.index))
         ft = _failed_at(h, t, skip)
         if ft is not None:

@@ -69,6 +69,10 @@ def wanted(c) -> int:
     found = c.find("manage.want_active")
     if found and "want" in found[0].fields:
         return int(found[0].fields["want"])
+    # A suspended Job wants no pods; nor does one the controller has decided to finish.
+    if c.suspended or any(t in ("FailureTarget", "SuccessCriteriaMet", "Failed", "Complete") and st == "True"
+                          for t, st, _, _ in c.after.conditions):
+        return 0
     par = c.parallelism if c.parallelism is not None else 1
     if c.completions is None:
         return par if c.after.succeeded == 0 else c.after.active

@@ -153,7 +153,8 @@ def _layout(g: nx.DiGraph, members: list[str], nodes: list[str], job_id: str) ->
         for nid, y in zip(nodes, _spread(len(nodes))):
             g.nodes[nid]["pos"] = (2.0, y)
         return
-    gap = min(0.12, 1 / max(len(nodes), 1))
+    # Two label lines per node: keep nodes about a third of the height apart when there are few.
+    gap = min(0.32, 0.9 / max(len(nodes), 1))
     last = 2.0
     for i in taken:
         y = min(wanted[i], last - gap)
@@ -246,7 +247,7 @@ def figure(trace: Trace, cycle: int):
         "margin": {"t": 105, "l": 20, "r": 20, "b": 95},
         "xaxis": {"visible": False, "range": [-0.3, 2.55], "fixedrange": True},
         # Room above the top marker and below the lowest one for their two-line labels.
-        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.12, 1.1]},
+        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.12, 1.16]},
         "annotations": notes, "showlegend": True,
         "legend": LEGEND_BOTTOM,
     }

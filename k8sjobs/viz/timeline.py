@@ -112,7 +112,9 @@ def _hover(h: PodHistory, outcome: str, t: float) -> str:
 
 def pods_as_of(trace: Trace, cycle: int) -> list[PodHistory]:
     """The pods created by the end of ``cycle``, in display order (by index for Indexed Jobs)."""
-    hist = [h for h in trace.pod_histories() if h.created_in_cycle <= cycle]
+    end = trace.cycle(cycle).change_end if cycle else 0
+    # Cut by change number, not time: what a later cycle does at the same instant stays out.
+    hist = [h.until(end) for h in trace.pod_histories() if h.created_in_cycle <= cycle]
     if _indexed(trace):
         hist.sort(key=lambda h: (h.index if h.index is not None else 1 << 62, h.created, h.name))
     return hist
