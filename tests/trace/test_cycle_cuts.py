@@ -51,3 +51,17 @@ def test_describe_at_a_cycle_measures_ages_from_that_cycle() -> None:
     first = describe_job(run.trace, 1)
     assert "Created pod:" in first and "0s" in first
     assert "Completed" not in first, "an event of a later cycle is not shown"
+
+
+def test_an_action_between_events_replays_at_its_own_time() -> None:
+    from k8sjobs.trace.text import render_trace
+
+    base = Run(JOB, seed=0)
+    pod = base.trace.pod_histories()[0].name
+    forked = base.fork_at_time(12.5, "delete_pod", name=pod)
+    (action,) = forked.actions
+    assert action.t == 12.5
+    again = Run(JOB, seed=0, actions=forked.actions)
+    assert render_trace(again.trace) == render_trace(forked.trace)
+    deleted = next(h for h in again.trace.pod_histories() if h.name == pod)
+    assert deleted.deleting == 12.5
