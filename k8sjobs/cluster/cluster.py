@@ -314,24 +314,30 @@ class Cluster:
         _, code = run.plan_runs[run.run_no]
         on_failure = (cur.spec.restart_policy or "Never") == "OnFailure"
         if code != 0 and on_failure:
-            # The kubelet restarts the container in place; the pod stays Running.
-            restarted = self._write_status(kl.restart_container(cur, t, code))
-            if restarted is None:
-                return
-            run.run_no += 1
-            if run.run_no >= len(run.plan_runs):
-                # Past the planned restarts each new run draws its outcome afresh.
-                duration = run.plan_runs[-1][0]
-                run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
-            count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
-            self.emit("cluster.container_restart", reason=f"{cur.metadata.name}: container exited {code}; "
-                      f"restart {count} in {crash_loop_delay(count):g} s (CrashLoopBackOff)",
-                      pod=cur.metadata.name, exit_code=code, restarts=count)
-            self.heap.call_later(crash_loop_delay(count), lambda: self._start(restarted, token),
-                                 priority=PRIORITY_CLUSTER, label="kubelet")
+            self._restart_in_place(cur, run, code, t)
             return
         self._write_status(kl.finish(cur, t, code))
         self._runs.pop(cur.metadata.uid, None)
+
+    def _restart_in_place(self, cur: Pod, run: _PodRun, code: int, t: float) -> None:
+        """restartPolicy OnFailure: the container exited ``code``; the kubelet restarts it, the pod stays Running."""
+        restarted = self._write_status(kl.restart_container(cur, t, code))
+        if restarted is None:
+            return
+        # A new token: whatever was scheduled for the run that just ended no longer applies.
+        self._tokens += 1
+        run.token = token = self._tokens
+        run.run_no += 1
+        if run.run_no >= len(run.plan_runs):
+            # Past the planned restarts each new run draws its outcome afresh.
+            duration = run.plan_runs[-1][0]
+            run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
+        count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
+        self.emit("cluster.container_restart", reason=f"{cur.metadata.name}: container exited {code}; "
+                  f"restart {count} in {crash_loop_delay(count):g} s (CrashLoopBackOff)",
+                  pod=cur.metadata.name, exit_code=code, restarts=count)
+        self.heap.call_later(crash_loop_delay(count), lambda: self._start(restarted, token),
+                             priority=PRIORITY_CLUSTER, label="kubelet")
 
     def _evict_planned(self, pod: Pod, token: int) -> None:
         if self._live(pod, token) is not None:
@@ -409,6 +415,17 @@ class Cluster:
             raise ValueError(f'pod "{name}" has no container "{container}"; containers: '
                              + ", ".join(kl.container_names(pod)))
         t = self.heap.now()
+        if (pod.spec.restart_policy or "Never") == "OnFailure" and exit_code != 0:
+            # The kubelet restarts a failed container in place: the pod does not fail.
+            run = self._runs.get(pod.metadata.uid)
+            if run is None or pod.status.phase != Phase.RUNNING:
+                raise ValueError(f'pod "{name}" has no running container to fail yet (restartPolicy OnFailure '
+                                 "restarts containers in place)")
+            if condition:
+                pod = self._write_status(kl.set_condition(pod, condition, ConditionStatus.TRUE, t, "Injected",
+                                                          "condition added by a k8sjobs fault")) or pod
+            self._restart_in_place(pod, run, exit_code, t)
+            return
         self._runs.pop(pod.metadata.uid, None)
         failed = kl.finish(pod, t, exit_code, container)
         if condition:

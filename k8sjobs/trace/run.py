@@ -91,10 +91,9 @@ class Run:
         if not 0 <= at_cycle <= len(self):
             raise IndexError(f"cycle {at_cycle} does not exist: this run has cycles 0 to {len(self)}")
         position = self.cycle(at_cycle).position if at_cycle else 0
-        # An action taken after that cycle, even at the same position, belongs to the old future.
-        t = self.cycle(at_cycle).t if at_cycle else 0.0
-        kept = [a for a in self.actions if a.position < position or (a.position == position and a.cycle < at_cycle)]
-        return self._branch(kept, lambda sim: sim.run_events(position - sim.events_run) or t, action, kwargs)
+        # Actions already taken at that very cycle stay (act twice at one cycle); later ones go.
+        kept = [a for a in self.actions if a.position <= position]
+        return self._branch(kept, lambda sim: sim.run_events(position - sim.events_run), action, kwargs)
 
     def fork_at_time(self, t: float, action: str, **kwargs: Any) -> Run:
         """Like :meth:`fork`, at a simulated time: everything due at or before ``t`` has happened.
@@ -111,7 +110,7 @@ class Run:
 
         return self._branch(kept, advance, action, kwargs)
 
-    def _branch(self, kept: list[Action], advance: Callable[[Simulation], float], action: str,
+    def _branch(self, kept: list[Action], advance: Callable[[Simulation], Any], action: str,
                 kwargs: dict[str, Any]) -> Run:
         new = Run.__new__(Run)
         new.manifest, new.config, new.max_time, new.max_cycles = self.manifest, self.config, self.max_time, self.max_cycles
