@@ -309,10 +309,12 @@ class Exercise:
 
         cls = "correct" if verdict.correct else ("wrong" if verdict.valid else "invalid")
         mark = "✔" if verdict.correct else ("✘" if verdict.valid else "!")
-        body = (f"<div class='k8sjobs-verdict k8sjobs-verdict-{cls}' role='status'>"
+        colour = {"correct": "#1a7f37", "wrong": "#b42318", "invalid": "#8a6d00"}[cls]
+        body = (f"<div class='k8sjobs-verdict k8sjobs-verdict-{cls}' role='status' "
+                f"style='border-left: 4px solid {colour}; padding: 2px 8px; line-height: 1.4'>"
                 f"<b>{mark} {html.escape(verdict.message)}</b>")
         if explanation:
-            body += f"<div class='k8sjobs-explanation-text'>{html.escape(explanation)}</div>"
+            body += f"\n<div class='k8sjobs-explanation-text'>{html.escape(explanation)}</div>"
         body += "</div>"
         self.feedback.append_display_data(HTML(body))
         if verdict.valid and self.view is not None:

@@ -189,6 +189,23 @@ def check_keyboard(probe) -> None:
     expect_status(probe, S1)
 
 
+def check_exercise(probe) -> None:
+    """The Exercise under the dashboard: a wrong then a right prediction, each verdict with its explanation."""
+    box = probe.page.locator(".k8sjobs-exercise").first
+    box.scroll_into_view_if_needed()
+    field = box.get_by_role("textbox")
+    field.fill("2")
+    field.press("Enter")
+    box.get_by_role("button", name="Check").click()
+    probe.expect_text(".k8sjobs-exercise-feedback", "✘ Not quite: you said 2; the run gives 3.")
+    assert "Slow start: batches 1 and 2" in probe.text(".k8sjobs-exercise-feedback")
+    field.fill("3")
+    field.press("Enter")
+    box.get_by_role("button", name="Check").click()
+    probe.expect_text(".k8sjobs-exercise-feedback", re.compile(r"^✔ Correct: 3\.\s*Slow start"))
+    probe.shot("exercise", scroll_to=".k8sjobs-exercise")
+
+
 def test_dashboard_lab(lab, probe):
     nb = lab.open_notebook(probe, NB)
     run = nb.run_all()
@@ -244,6 +261,7 @@ def test_dashboard_lab(lab, probe):
     check_figure_fills_its_tab(probe, ".k8sjobs-view-counts")
     probe.shot("6-counts-and-text", scroll_to=".k8sjobs-view-counts")
 
+    check_exercise(probe)
     assert nb.kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"
@@ -290,6 +308,7 @@ def test_voila(browser):
             probe.page.locator(".k8sjobs-view-backoff .js-plotly-plot").wait_for()
             check_figure_fills_its_tab(probe, ".k8sjobs-view-backoff")
             probe.shot("4-backoff")
+            check_exercise(probe)
             probe.assert_clean()
             _voila_blocked_ok(probe)
         except BaseException:
