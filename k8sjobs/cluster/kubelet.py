@@ -33,7 +33,16 @@ def set_condition(pod: Pod, ctype: str, status: str, t: float, reason: str = "",
 
 def set_conditions(pod: Pod, t: float, changes: tuple[tuple[str, str, str, str], ...]) -> Pod:
     """Set several conditions ``(type, status, reason, message)`` in one write."""
-    conds = list(pod.status.conditions)
+    conds = merged_conditions(pod.status.conditions, t, changes)
+    if conds is None:
+        return pod
+    return evolve(pod, status=evolve(pod.status, conditions=conds))
+
+
+def merged_conditions(current: tuple[PodCondition, ...], t: float,
+                      changes: tuple[tuple[str, str, str, str], ...]) -> tuple[PodCondition, ...] | None:
+    """``current`` with ``changes`` applied (None when nothing changes)."""
+    conds = list(current)
     changed = False
     for ctype, status, reason, message in changes:
         for i, c in enumerate(conds):
@@ -49,9 +58,7 @@ def set_conditions(pod: Pod, t: float, changes: tuple[tuple[str, str, str, str],
             conds.append(PodCondition(type=ctype, status=status, last_transition_time=t, reason=reason,
                                       message=message))
             changed = True
-    if not changed:
-        return pod
-    return evolve(pod, status=evolve(pod.status, conditions=tuple(conds)))
+    return tuple(conds) if changed else None
 
 
 def container_names(pod: Pod) -> list[str]:
@@ -61,8 +68,9 @@ def container_names(pod: Pod) -> list[str]:
 
 def bind(pod: Pod, node: str, t: float) -> Pod:
     """The scheduler assigned the pod to ``node``."""
-    pod = evolve(pod, spec=evolve(pod.spec, node_name=node))
-    return set_condition(pod, "PodScheduled", ConditionStatus.TRUE, t)
+    conds = merged_conditions(pod.status.conditions, t, (("PodScheduled", ConditionStatus.TRUE, "", ""),))
+    return evolve(pod, spec=evolve(pod.spec, node_name=node),
+                  status=pod.status if conds is None else evolve(pod.status, conditions=conds))
 
 
 def unschedulable(pod: Pod, t: float, message: str) -> Pod:
@@ -79,12 +87,13 @@ def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
                         last_state=old[n].last_state if n in old else ContainerState(),
                         state=ContainerState(running=ContainerStateRunning(started_at=t)))
         for n in container_names(pod))
-    pod = evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
-                                      start_time=pod.status.start_time if pod.status.start_time is not None else t,
-                                      container_statuses=statuses))
     state = ConditionStatus.TRUE if ready else ConditionStatus.FALSE
-    return set_conditions(pod, t, (("Initialized", ConditionStatus.TRUE, "", ""), ("ContainersReady", state, "", ""),
-                                   ("Ready", state, "", "")))
+    conds = merged_conditions(pod.status.conditions, t, (("Initialized", ConditionStatus.TRUE, "", ""),
+                                                          ("ContainersReady", state, "", ""), ("Ready", state, "", "")))
+    return evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
+                                     start_time=pod.status.start_time if pod.status.start_time is not None else t,
+                                     container_statuses=statuses,
+                                     conditions=pod.status.conditions if conds is None else conds))
 
 
 def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
@@ -95,9 +104,10 @@ def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
                                                                   finished_at=t))
         statuses.append(evolve(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
                                 state=ContainerState(waiting=ContainerStateWaiting(reason="CrashLoopBackOff"))))
-    pod = evolve(pod, status=evolve(pod.status, container_statuses=tuple(statuses)))
-    return set_conditions(pod, t, (("ContainersReady", ConditionStatus.FALSE, "", ""),
-                                   ("Ready", ConditionStatus.FALSE, "", "")))
+    conds = merged_conditions(pod.status.conditions, t, (("ContainersReady", ConditionStatus.FALSE, "", ""),
+                                                          ("Ready", ConditionStatus.FALSE, "", "")))
+    return evolve(pod, status=evolve(pod.status, container_statuses=tuple(statuses),
+                                     conditions=pod.status.conditions if conds is None else conds))
 
 
 def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None, *,
@@ -121,9 +131,10 @@ def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None,
                                         last_state=prev.last_state if prev is not None else ContainerState(),
                                         state=ContainerState(terminated=term)))
     phase = Phase.SUCCEEDED if all(s.state.terminated.exit_code == 0 for s in statuses) else Phase.FAILED
-    pod = evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=tuple(statuses)))
-    return set_conditions(pod, t, (("ContainersReady", ConditionStatus.FALSE, "PodCompleted", ""),
-                                   ("Ready", ConditionStatus.FALSE, "PodCompleted", "")))
+    conds = merged_conditions(pod.status.conditions, t, (("ContainersReady", ConditionStatus.FALSE, "PodCompleted", ""),
+                                                          ("Ready", ConditionStatus.FALSE, "PodCompleted", "")))
+    return evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=tuple(statuses),
+                                     conditions=pod.status.conditions if conds is None else conds))
 
 
 def stop_after_deletion(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:

@@ -942,8 +942,10 @@ class JobController:
                     terminating += 1
                 else:
                     active.append(p)
-                    if ap.is_pod_ready(p):
-                        ready += 1
+                    for cond in p.status.conditions:  # podutil.IsPodReady: the first Ready condition
+                        if cond.type == "Ready":
+                            ready += cond.status == "True"
+                            break
             uid = meta.uid
             if JOB_TRACKING_FINALIZER not in meta.finalizers or uid in expected:
                 continue
