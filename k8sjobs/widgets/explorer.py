@@ -195,6 +195,7 @@ class Explorer:
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
         self._syncing = False
+        self._slider_driven = False
         self._run_id = 0
         self._drawn: dict[str, tuple[int, int]] = {}
         self._twin_drawn: dict[str, tuple[int, int]] = {}
@@ -498,7 +499,10 @@ class Explorer:
                     self.slider.max = self.play.max = n
             if self.slider.value != s.cycle:
                 self.slider.value = s.cycle
-            if self.play.value != s.cycle:
+            # When the slider moved in the browser (dragged, or driven by Play through jslink), the
+            # browser already holds Play's value; echoing a value from here could pull a running
+            # Play back by a tick when the kernel is slower than the interval.
+            if self.play.value != s.cycle and not self._slider_driven:
                 self.play.value = s.cycle
         finally:
             self._syncing = False
@@ -607,7 +611,11 @@ class Explorer:
     def _on_slider(self, change: dict) -> None:
         if self._syncing or change["new"] == self.state.cycle:
             return
-        self.state.seek(change["new"])
+        self._slider_driven = True
+        try:
+            self.state.seek(change["new"])
+        finally:
+            self._slider_driven = False
 
     def _act_on_pod(self, action: str) -> list[str]:
         self._refresh_menus()

@@ -110,7 +110,8 @@ def test_back_seek_and_reset(ex):
     ex.back_button.click()
     assert ex.state.cycle == 4 and ex.slider.value == 4
     ex.slider.value = 9  # what dragging the slider (or Play in the browser) does
-    assert ex.state.cycle == 9 and ex.play.value == 9
+    assert ex.state.cycle == 9
+    assert ex.play.value == 4, "no echo to Play: in the browser jslink already moved it (a running Play)"
     assert status_text(ex).startswith("cycle 9 of 12 · t=18.161 s · ")
     assert len(trace(ex.figures["timeline"], "reconcile cycles").x) == 9
     ex.reset_button.click()
