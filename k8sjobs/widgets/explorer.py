@@ -3,11 +3,15 @@
 :class:`Explorer` is a thin view over :class:`~k8sjobs.widgets.state.ExplorerState`: its
 buttons call the state's methods; the state tells the view it changed; the view redraws.
 
-* **Stepping**: "Back", "Step", a Play/Pause control (an ipywidgets ``Play`` linked in the
-  browser to the cycle slider with ``jslink``, so the animation runs where the kernel cannot
-  sleep), an interval control for its speed, the cycle slider to seek, and "Reset". The
-  status line (an HTML widget with the CSS class ``k8sjobs-status``) always reads
-  ``cycle N of M · t=T s · <why>``.
+* **Stepping**: "Back", "Step", "Play / Pause", "Reset", an interval control for the speed
+  and the cycle slider to seek. Play is an ipywidgets ``Play`` linked in the browser to the
+  slider with ``jslink``, so the animation runs where the kernel cannot sleep; its own
+  buttons carry only icons, so it is hidden and driven by a labelled toggle (also linked in
+  the browser, to its ``playing``). The status line (an HTML widget with the CSS class
+  ``k8sjobs-status``) always reads ``cycle N of M · t=T s · <why>``.
+* **Layout**: a ``GridspecLayout`` (controls; views | why; faults and editing), in reading and
+  keyboard order; when the dashboard is narrower than 1100 px (a notebook column) the "why"
+  panel goes under the views.
 * **Views**: one plotly ``FigureWidget`` per view (tabs when there are more than two), each
   updated in place inside ``batch_update()`` with :func:`k8sjobs.viz.apply`, never displayed
   again; a view in a hidden tab is built when its tab is first opened and redrawn when it is
@@ -18,7 +22,8 @@ buttons call the state's methods; the state tells the view it changed; the view 
   phrases them; nothing is lost on error.
 * **Faults**: fail a pod with an exit code, evict or delete a pod, lose or add a node, fail the
   next N creations, set a pod quota, change the informer lag, suspend, resume, scale. Acting
-  at a past cycle forks the run there (the panel says so).
+  at a past cycle forks the run there (the panel says so). Above ``MENU_LIVE_LIMIT`` pods the
+  pod menu is refreshed on request rather than on every step (it would dominate a step).
 
 Voila note: plotly's FigureWidget builds a *new* view (a Voila page, a reloaded Lab page) from
 state it refreshes only when it is created or displayed on its own. Figures here are a
