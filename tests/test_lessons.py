@@ -82,6 +82,19 @@ def test_lessons_import_only_the_public_api(path: Path) -> None:
                     assert not alias.name.startswith("k8sjobs."), f"{path.name}: imports {alias.name}"
 
 
+@pytest.mark.parametrize("path", [p for p in LESSONS if not p.name.startswith("00-")], ids=lambda p: p.stem)
+def test_every_recorded_answer_check_says_correct(path: Path) -> None:
+    # A build records whatever a checked cell prints; a wrong verdict must not become the reference.
+    for cell in code_cells(load(path)):
+        if ".check(" not in src(cell):
+            continue
+        for out in cell.get("outputs", []):
+            text = "".join(out.get("text", [])) if isinstance(out.get("text"), list) else out.get("text", "")
+            for line in text.splitlines():
+                if line.startswith("Verdict("):
+                    assert "correct=True" in line and "valid=True" in line, f"{path.name}: {line}"
+
+
 def test_the_notebooks_are_clean_and_match_their_sources() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "build_lessons.py"), "--check"],
                           capture_output=True, text=True, check=False)

@@ -226,7 +226,8 @@ class Recorder:
         self._event_counts[e.metadata.name] = e.count
         cycle = len(self.trace.cycles) + 1 if self._open is not None else 0
         for _ in range(e.count - before):
-            self.trace.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle))
+            self.trace.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle,
+                                                 e.metadata.name))
 
     def _on_emit(self, rule: str, fields: dict[str, Any]) -> None:
         job = fields.get("job")

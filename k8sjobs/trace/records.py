@@ -58,6 +58,8 @@ class EventRecord:
     reason: str
     message: str
     cycle: int
+    name: str = ""
+    """The Event object it was written to (repeats and aggregates share one)."""
 
 
 @dataclass(frozen=True, slots=True)

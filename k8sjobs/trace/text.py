@@ -153,18 +153,24 @@ def describe_job(trace: Trace, cycle: int | None = None) -> str:
         for c in st.conditions:
             lines.append(f"  {c.type:<20}{c.status:<8}{c.reason:<26}{c.message}")
     lines.append("Events:")
-    groups: dict[tuple[str, str, str], list[float]] = {}
+    # One row per Event object, as kubectl lists them: its count, its latest message.
+    groups: dict[str, list] = {}
     for e in events:
-        groups.setdefault((e.type, e.reason, e.message), []).append(e.t)
+        key = e.name or f"{e.type}/{e.reason}/{e.message}"
+        if key in groups:
+            groups[key][1].append(e.t)
+            groups[key][0] = e
+        else:
+            groups[key] = [e, [e.t]]
     if not groups:
         lines.append("  <none>")
         return "\n".join(lines)
     rows = []
-    for (typ, reason, message), times in groups.items():
+    for last, times in groups.values():
         age = human_duration(now - times[-1])
         if len(times) > 1:
             age = f"{age} (x{len(times)} over {human_duration(now - times[0])})"
-        rows.append((times[0], typ, reason, age, message))
+        rows.append((times[0], last.type, last.reason, age, last.message))
     rows.sort(key=lambda r: r[0])
     w_reason = max(len("Reason"), *(len(r[2]) for r in rows))
     w_age = max(len("Age"), *(len(r[3]) for r in rows))
