@@ -5,7 +5,8 @@
     .venv/bin/python tools/build_lessons.py --check         # are the .ipynb what the .md say? (no kernel)
 
 Each lesson is written as jupytext MyST markdown (``NN-name.md``, reviewable as text) and
-paired with ``NN-name.ipynb``, the file learners open. Building executes the notebook in a
+built into ``NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
+(``formats``): this tool is the pairing, so JupyterLab with jupytext opens either file alone. Building executes the notebook in a
 fresh kernel (the simulation is seeded, so outputs are deterministic), keeps the outputs of
 cells marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares) and removes every other output,
 execution count and widget state (a FigureWidget's state embeds all of plotly.js).
@@ -68,6 +69,11 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
     """Strip what must not be committed: other outputs, counts, widget state, editor metadata."""
     nb = copy.deepcopy(nb)
     nb.metadata = nbformat.NotebookNode({k: v for k, v in nb.metadata.items() if k in KEEP_NB_METADATA})
+    # No jupytext pairing in the notebook: this tool pairs .md and .ipynb. A declared pairing makes
+    # jupytext (in the dev environment) refuse to open a notebook newer than its .md.
+    if "jupytext" in nb.metadata:
+        nb.metadata["jupytext"] = nbformat.NotebookNode(
+            {k: v for k, v in nb.metadata["jupytext"].items() if k != "formats"})
     checked = 0
     for cell in nb.cells:
         cell.metadata = nbformat.NotebookNode({k: v for k, v in cell.metadata.items() if k in KEEP_CELL_METADATA})

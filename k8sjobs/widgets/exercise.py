@@ -327,7 +327,18 @@ class Exercise:
 
         run = self.run
         k = self.view_cycle if self.view_cycle is not None else len(run)
-        return go.FigureWidget(viz.figure(self.view, run.trace, k))
+        fig = viz.figure(self.view, run.trace, k)
+        # The title and subtitle go above the figure as text: in a narrow output area plotly
+        # draws a long subtitle over the title. The figure fits its place (responsive).
+        title = fig.layout.title
+        main = title.text or ""
+        sub = title.subtitle.text if title.subtitle is not None and title.subtitle.text else ""
+        fig.update_layout(title=None, margin={"t": 30}, autosize=True, width=None)
+        fw = go.FigureWidget(fig)
+        fw._config = {**fw._config, "responsive": True, "displaylogo": False}
+        head = W.HTML(f"<div style='font-weight:600'>{html.escape(main)}</div>"
+                      + (f"<div style='color:#444;font-size:0.9em'>{sub}</div>" if sub else ""))
+        return W.VBox([head, fw], layout=W.Layout(width="100%"))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
