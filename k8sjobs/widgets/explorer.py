@@ -348,7 +348,7 @@ class Explorer:
         self.parallelism = W.IntText(value=spec.parallelism if spec.parallelism is not None else 1,
                                      description="Parallelism", style=_WIDE,
                                      tooltip="The new spec.parallelism", layout=W.Layout(width="170px"))
-        self.scale_button = _button("Scale", "Set spec.parallelism (kubectl scale)")
+        self.scale_button = _button("Scale", "Set spec.parallelism (kubectl patch job NAME -p {\"spec\":{\"parallelism\":N}})")
         self.fail_pod_button.on_click(lambda _b: self._act_on_pod("fail_pod"))
         self.evict_pod_button.on_click(lambda _b: self._act_on_pod("evict_pod"))
         self.delete_pod_button.on_click(lambda _b: self._act_on_pod("delete_pod"))
