@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import FieldError
-from .serialize import parse_time
+from .serialize import parse_time, type_error
 
 SCHEMA_FILE = Path(__file__).with_name("schema_batch_v1.json")
 
@@ -100,30 +100,6 @@ def parse_quantity(value: Any) -> Decimal:
 # ----------------------------------------------------------------------------- checking
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
-def _type_error(path: str, value: Any, expected: str) -> FieldError:
-    # Phrased like the API server's OpenAPI type errors: "<path> in body must be of type <t>: "<got>"".
-    got = _json_type(value)
-    return FieldError.invalid(path, got, f'{path} in body must be of type {expected}: "{got}"')
-
-
 def _as_int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -143,7 +119,7 @@ def _check(value: Any, type_expr: str, path: str, errors: list[FieldError]) -> N
         return  # JSON null means "unset" at every depth
     if type_expr.startswith("[]"):
         if not isinstance(value, list):
-            errors.append(_type_error(path, value, "array"))
+            errors.append(type_error(path, value, "array"))
             return
         item = type_expr[2:]
         for i, v in enumerate(value):
@@ -151,7 +127,7 @@ def _check(value: Any, type_expr: str, path: str, errors: list[FieldError]) -> N
         return
     if type_expr.startswith("map["):
         if not isinstance(value, dict):
-            errors.append(_type_error(path, value, "object"))
+            errors.append(type_error(path, value, "object"))
             return
         item = type_expr[4:-1]
         for k, v in value.items():
@@ -161,7 +137,7 @@ def _check(value: Any, type_expr: str, path: str, errors: list[FieldError]) -> N
         _check_scalar(value, type_expr, path, errors)
         return
     if not isinstance(value, dict):
-        errors.append(_type_error(path, value, "object"))
+        errors.append(type_error(path, value, "object"))
         return
     known = fields_of(type_expr)
     for key, v in value.items():
@@ -178,32 +154,32 @@ def _check_scalar(value: Any, kind: str, path: str, errors: list[FieldError]) ->
         return
     if kind == "string":
         if not isinstance(value, str):
-            errors.append(_type_error(path, value, "string"))
+            errors.append(type_error(path, value, "string"))
     elif kind == "boolean":
         if not isinstance(value, bool):
-            errors.append(_type_error(path, value, "boolean"))
+            errors.append(type_error(path, value, "boolean"))
     elif kind in _INT_RANGES:
         n = _as_int(value)
         if n is None:
-            errors.append(_type_error(path, value, "integer"))
+            errors.append(type_error(path, value, "integer"))
             return
         lo, hi = _INT_RANGES[kind]
         if not lo <= n <= hi:
             errors.append(FieldError.invalid(path, n, f"must be between {lo} and {hi}, inclusive"))
     elif kind == "number":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            errors.append(_type_error(path, value, "number"))
+            errors.append(type_error(path, value, "number"))
     elif kind == "int-or-string":
         if isinstance(value, str):
             return
         n = _as_int(value)
         if n is None:
-            errors.append(_type_error(path, value, "integer or string"))
+            errors.append(type_error(path, value, "integer or string"))
         elif not _INT_RANGES["int32"][0] <= n <= _INT_RANGES["int32"][1]:
             errors.append(FieldError.invalid(path, n, "must be between -2147483648 and 2147483647, inclusive"))
     elif kind == "quantity":
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            errors.append(_type_error(path, value, "string or number"))
+            errors.append(type_error(path, value, "string or number"))
             return
         try:
             parse_quantity(value)
@@ -211,7 +187,7 @@ def _check_scalar(value: Any, kind: str, path: str, errors: list[FieldError]) ->
             errors.append(FieldError.invalid(path, value, str(exc)))
     elif kind in ("time", "microtime"):
         if not isinstance(value, str):
-            errors.append(_type_error(path, value, "string"))
+            errors.append(type_error(path, value, "string"))
             return
         try:
             parse_time(value)

@@ -153,10 +153,8 @@ def to_dict(obj: Any) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- loading
 
-_TYPE_NAMES = {int: "integer", str: "string", bool: "boolean", float: "number"}
-
-
-def _json_type(value: Any) -> str:
+def json_type_name(value: Any) -> str:
+    """The JSON type of a decoded value, as the API server names it ("integer", "object", ...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -174,9 +172,10 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
-def _type_error(path: str, value: Any, expected: str) -> FieldError:
-    got = _json_type(value)
-    return FieldError.invalid(path, got, f"{path} in body must be of type {expected}: {got!r}".replace("'", '"'))
+def type_error(path: str, value: Any, expected: str) -> FieldError:
+    """The API server's OpenAPI type error: '<path> in body must be of type <t>: "<got>"'."""
+    got = json_type_name(value)
+    return FieldError.invalid(path, got, f'{path} in body must be of type {expected}: "{got}"')
 
 
 def _load_value(value: Any, hint: Any, path: str, name: str, errors: list[FieldError]) -> Any:
@@ -186,7 +185,7 @@ def _load_value(value: Any, hint: Any, path: str, name: str, errors: list[FieldE
         return None if optional else _zero(hint)
     if hint is t.Time:
         if not isinstance(value, str):
-            errors.append(_type_error(path, value, "string"))
+            errors.append(type_error(path, value, "string"))
             return None
         try:
             return parse_time(value)
@@ -195,19 +194,19 @@ def _load_value(value: Any, hint: Any, path: str, name: str, errors: list[FieldE
             return None
     if dataclasses.is_dataclass(hint):
         if not isinstance(value, dict):
-            errors.append(_type_error(path, value, "object"))
+            errors.append(type_error(path, value, "object"))
             return None if optional else hint()
         return _load_dataclass(hint, value, path, errors)
     origin = typing.get_origin(hint)
     if origin is tuple:
         (item,) = [a for a in typing.get_args(hint) if a is not Ellipsis]
         if not isinstance(value, list):
-            errors.append(_type_error(path, value, "array"))
+            errors.append(type_error(path, value, "array"))
             return None if optional else ()
         return tuple(_load_value(v, item, f"{path}[{i}]", name, errors) for i, v in enumerate(value))
     if origin is dict:
         if not isinstance(value, dict):
-            errors.append(_type_error(path, value, "object"))
+            errors.append(type_error(path, value, "object"))
             return None if optional else {}
         key_t, val_t = typing.get_args(hint)
         out = {}
@@ -216,20 +215,20 @@ def _load_value(value: Any, hint: Any, path: str, name: str, errors: list[FieldE
                 errors.append(FieldError.invalid(path, str(k), "map keys must be strings"))
                 continue
             if val_t is str and not isinstance(v, str):
-                errors.append(_type_error(f"{path}.{k}", v, "string"))
+                errors.append(type_error(f"{path}.{k}", v, "string"))
                 continue
             out[k] = v
         return out
     if hint is bool:
         if not isinstance(value, bool):
-            errors.append(_type_error(path, value, "boolean"))
+            errors.append(type_error(path, value, "boolean"))
             return None
         return value
     if hint is int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            errors.append(_type_error(path, value, "integer"))
+            errors.append(type_error(path, value, "integer"))
             return None
         lo, hi = (-(2**63), 2**63 - 1) if name in _INT64_FIELDS else (_INT32_MIN, _INT32_MAX)
         if not lo <= value <= hi:
@@ -238,12 +237,12 @@ def _load_value(value: Any, hint: Any, path: str, name: str, errors: list[FieldE
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            errors.append(_type_error(path, value, "number"))
+            errors.append(type_error(path, value, "number"))
             return None
         return float(value)
     if hint is str:
         if not isinstance(value, str):
-            errors.append(_type_error(path, value, "string"))
+            errors.append(type_error(path, value, "string"))
             return None
         return value
     if hint is Any:
@@ -288,7 +287,7 @@ def from_dict(cls: type, doc: Any, path: str = "") -> Any:
     """Load a camelCase document into ``cls``; raises :class:`DecodeError` listing every bad field."""
     errors: list[FieldError] = []
     if not isinstance(doc, dict):
-        raise DecodeError(f"expected a mapping (an object), got {_json_type(doc)}")
+        raise DecodeError(f"expected a mapping (an object), got {json_type_name(doc)}")
     obj = _load_dataclass(cls, doc, path, errors)
     if errors:
         raise DecodeError("strict decoding error", errors)
