@@ -26,7 +26,11 @@ class IdSource:
 
     def suffix(self) -> str:
         """A 5-character random-looking suffix drawn from the seeded generator."""
-        return "".join(self._rng.choices(_ALPHABET, k=SUFFIX_LENGTH))
+        # random.choices(_ALPHABET, k=5) drawn by hand: the same characters, without its
+        # per-call overhead (this runs once per pod).
+        draw = self._rng.random
+        n = len(_ALPHABET)
+        return "".join([_ALPHABET[int(draw() * n)] for _ in range(SUFFIX_LENGTH)])
 
     def generate_name(self, base: str, kind: str = "") -> str:
         """Mirror names.SimpleNameGenerator: truncate the base to 58 chars, add 5 random chars."""

@@ -52,6 +52,7 @@ from .types import (
     PodReplacementPolicy,
     PodSpec,
     PodTemplateSpec,
+    UncountedTerminatedPods,
 )
 
 # Limits (pkg/apis/batch/validation/validation.go).
@@ -374,7 +375,7 @@ def _semantic(value: Any, type_expr: str) -> Any:
 
 def validate_immutable(new: Any, old: Any, path: str, type_expr: str, shown: Any = None) -> list[FieldError]:
     """ValidateImmutableField, comparing as apiequality.Semantic.DeepEqual does."""
-    if _semantic(new, type_expr) == _semantic(old, type_expr):
+    if new == old or _semantic(new, type_expr) == _semantic(old, type_expr):
         return []
     if shown is None:
         if new is None:
@@ -2096,6 +2097,12 @@ def _time_value(t: float) -> str:
     return format_time(t)
 
 
+def _uncounted_form(u: UncountedTerminatedPods | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    # Semantic.DeepEqual on *UncountedTerminatedPods: a nil pointer differs from an empty
+    # struct, a nil list equals an empty one. Cheap: this runs on every status write.
+    return None if u is None else (tuple(u.succeeded or ()), tuple(u.failed or ()))
+
+
 def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
     """getStatusValidationOptions with JobManagedBy GA: each rule runs when its fields change."""
     ns, os_ = new.status, old.status
@@ -2112,8 +2119,8 @@ def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
     terminating_changed = os_.terminating != ns.terminating
     start_changed = os_.start_time != ns.start_time
     completion_changed = os_.completion_time != ns.completion_time
-    uncounted_changed = _semantic(os_.uncounted_terminated_pods, "UncountedTerminatedPods") != _semantic(
-        ns.uncounted_terminated_pods, "UncountedTerminatedPods")
+    uncounted_changed = _uncounted_form(os_.uncounted_terminated_pods) != _uncounted_form(
+        ns.uncounted_terminated_pods)
     return JobStatusValidationOptions(
         # The succeeded counter may drop only for Indexed Jobs with completions ==
         # parallelism: they can be scaled down (elastic Indexed Jobs).

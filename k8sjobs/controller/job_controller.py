@@ -305,6 +305,12 @@ class SyncJobCtx:
     succeeded_indexes: iju.OrderedIntervals | None = None
     failed_indexes: iju.OrderedIntervals | None = None
     pods_with_delayed_deletion_per_index: dict[int, Pod] = field(default_factory=dict)
+    # Filled by classify_pods in the same pass (not in upstream's syncJobCtx): pods by phase
+    # for the trace, the UIDs still carrying the tracking finalizer (and not expected to
+    # lose it), and those of them already terminal or being deleted, in pod order.
+    by_phase: dict[str, int] = field(default_factory=dict)
+    tracked_uids: set[str] = field(default_factory=set)
+    tracked_done: list[Pod] = field(default_factory=list)
 
 
 @dataclass
@@ -811,9 +817,7 @@ class JobController:
 
     def _report_observed(self, ctx: SyncJobCtx, satisfied: bool, succeeded: int, failed: int,
                          new_succeeded: int, new_failed: int, ready: int) -> None:
-        by_phase: dict[str, int] = {}
-        for p in ctx.pods:
-            by_phase[p.status.phase or Phase.PENDING] = by_phase.get(p.status.phase or Phase.PENDING, 0) + 1
+        by_phase = dict(ctx.by_phase)
         uid = ctx.job.metadata.uid
         settled_s = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_SUCCEEDED)
         settled_f = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_FAILED)
@@ -920,7 +924,9 @@ class JobController:
         Fills ``ctx.active_pods`` (FilterActivePods), ``ctx.terminating``
         (CountTerminatingPods) and ``ctx.ready`` (countReadyPods of the active pods), and
         returns the finished pods not yet counted (getNewFinishedPods): (succeeded, failed).
-        Same results; the fusion only keeps a sync cheap when a Job has a thousand pods.
+        Same results; the fusion only keeps a sync cheap when a Job has a thousand pods. The
+        same pass fills ``ctx.by_phase``, ``ctx.tracked_uids`` and ``ctx.tracked_done`` for
+        the trace and for track_job_status_and_remove_finalizers.
         """
         job = ctx.job
         indexed = iju.is_indexed_job(job)
@@ -932,9 +938,14 @@ class JobController:
         succeeded: list[Pod] = []
         failed: list[Pod] = []
         terminating = ready = 0
+        by_phase: dict[str, int] = {}
+        tracked_uids: set[str] = set()
+        tracked_done: list[Pod] = []
         for p in ctx.pods:
             meta = p.metadata
             phase = p.status.phase
+            key = phase or Phase.PENDING
+            by_phase[key] = by_phase.get(key, 0) + 1
             terminal = phase == Phase.SUCCEEDED or phase == Phase.FAILED
             deleting = meta.deletion_timestamp is not None
             if not terminal:
@@ -949,6 +960,9 @@ class JobController:
             uid = meta.uid
             if JOB_TRACKING_FINALIZER not in meta.finalizers or uid in expected:
                 continue
+            tracked_uids.add(uid)
+            if terminal or deleting:
+                tracked_done.append(p)
             if indexed:
                 ix = iju.get_completion_index(meta.annotations)
                 if ix == UNKNOWN_COMPLETION_INDEX or ix >= completions:
@@ -962,6 +976,9 @@ class JobController:
         ctx.active_pods = active
         ctx.terminating = terminating
         ctx.ready = ready
+        ctx.by_phase = by_phase
+        ctx.tracked_uids = tracked_uids
+        ctx.tracked_done = tracked_done
         return succeeded, failed
 
     @staticmethod
@@ -1295,13 +1312,16 @@ class JobController:
         key = key_func(job)
         indexed = iju.is_indexed_job(job)
         completions = job.spec.completions or 0
-        pods = ctx.pods
+        fc = ctx.finished_condition
+        finishing = ctx.job.metadata.deletion_timestamp is not None or fc is not None
+        uids_with_finalizer = ctx.tracked_uids  # classify_pods collected them
+        # Only pods that still carry the finalizer can be processed, and unless the Job is
+        # finishing only those already terminal or being deleted (can_remove_finalizer says
+        # no to the rest): walking just those keeps the order and the outcome.
+        pods = [p for p in ctx.pods if p.metadata.uid in uids_with_finalizer] if finishing else ctx.tracked_done
         if indexed:
             # Introduce completed indexes in order.
             pods = sorted(pods, key=lambda p: iju.get_completion_index(p.metadata.annotations))
-        expected = ctx.expected_rm_finalizers
-        uids_with_finalizer = {p.metadata.uid for p in pods
-                               if JOB_TRACKING_FINALIZER in p.metadata.finalizers and p.metadata.uid not in expected}
         old_counters = (job.status.succeeded, job.status.failed)
         status = job.status
         unc = status.uncounted_terminated_pods or UncountedTerminatedPods()
@@ -1313,9 +1333,7 @@ class JobController:
         new_succeeded_indexes: list[int] = []
         to_remove: list[Pod] = []
         reached_max = False
-        fc = ctx.finished_condition
         failure_pending = fc is not None and not is_success_criteria_met_condition(fc)
-        finishing = ctx.job.metadata.deletion_timestamp is not None or fc is not None
         for pod in pods:
             uid = pod.metadata.uid
             if uid not in uids_with_finalizer:

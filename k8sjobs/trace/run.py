@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..api.types import Job
-from ..sim import DEFAULT_MAX_TIME, Action, SimConfig, Simulation, load_job
+from ..sim import DEFAULT_MAX_TIME, Action, SimConfig, Simulation, fewer_gc_passes, load_job
 from .recorder import Recorder, Trace, WorldState
 from .records import Cycle
 
@@ -47,16 +47,17 @@ class Run:
 
     def _finish(self, sim: Simulation, recorder: Recorder) -> None:
         truncated = False
-        while True:
-            nxt = sim.heap.peek_time()
-            if nxt is None:
-                break
-            if nxt > self.max_time or sim.cycles >= self.max_cycles:
-                truncated = not sim.finished
-                break
-            sim.step()
-            if self.progress is not None and sim.events_run % PROGRESS_EVERY == 0:
-                self.progress(sim)
+        with fewer_gc_passes():
+            while True:
+                nxt = sim.heap.peek_time()
+                if nxt is None:
+                    break
+                if nxt > self.max_time or sim.cycles >= self.max_cycles:
+                    truncated = not sim.finished
+                    break
+                sim.step()
+                if self.progress is not None and sim.events_run % PROGRESS_EVERY == 0:
+                    self.progress(sim)
         self.trace: Trace = recorder.finish()
         self.trace.truncated = truncated
         self.actions: list[Action] = list(sim.actions)

@@ -76,6 +76,19 @@ def test_generate_name_gives_the_same_names_for_the_same_seed_and_others_for_ano
     assert len(set(names(0))) == 5
 
 
+def test_generated_suffixes_are_the_characters_random_choices_would_draw_from_the_same_seed():
+    # Names in golden files and lessons were drawn with random.choices: the hand-drawn
+    # version must give exactly the same characters.
+    import random
+
+    from k8sjobs.ids import _ALPHABET, SUFFIX_LENGTH, IdSource
+
+    for seed in (0, 1, 42):
+        ids, ref = IdSource(seed), random.Random(f"k8sjobs-ids-{seed}")
+        for _ in range(200):
+            assert ids.suffix() == "".join(ref.choices(_ALPHABET, k=SUFFIX_LENGTH))
+
+
 def test_create_stamps_uid_creation_time_resource_version_and_phase_pending():
     s = store(t=12.5)
     p = s.create(pod("a"))

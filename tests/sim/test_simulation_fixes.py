@@ -77,3 +77,35 @@ def test_add_node_without_a_name_picks_a_free_name():
     sim.add_node("node-3")
     sim.add_node()
     assert len(sim.cluster.ready_nodes()) == 3
+
+
+# ----------------------------------------------------------------------------- fewer_gc_passes
+
+
+def test_a_run_relaxes_the_garbage_collector_only_while_it_runs_and_restores_it_after_an_error():
+    import gc
+
+    from k8sjobs.sim import fewer_gc_passes
+
+    before = gc.get_threshold()
+    with fewer_gc_passes(12_345):
+        assert gc.get_threshold() == (12_345, *before[1:])
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), fewer_gc_passes(12_345):
+        raise RuntimeError("boom")
+    assert gc.get_threshold() == before
+
+
+def test_a_higher_threshold_set_by_the_user_is_left_alone():
+    import gc
+
+    from k8sjobs.sim import fewer_gc_passes
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(50_000, *before[1:])
+        with fewer_gc_passes(10_000):
+            assert gc.get_threshold()[0] == 50_000
+        assert gc.get_threshold()[0] == 50_000
+    finally:
+        gc.set_threshold(*before)
