@@ -126,7 +126,12 @@ class Informer:
         for name, fn in self._indexers.items():
             values = fn(obj)
             if old is not None:
-                for stale in set(fn(old)) - set(values):
+                old_values = fn(old)
+                if old_values == values:
+                    stale_values: Any = ()
+                else:
+                    stale_values = set(old_values) - set(values)
+                for stale in stale_values:
                     bucket = self._indices[name].get(stale)
                     if bucket is not None:
                         bucket.pop(key, None)

@@ -25,7 +25,7 @@ import dataclasses
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..clock import Clock
 from ..ids import IdSource
@@ -45,9 +45,11 @@ _SHORT_RESOURCES = {"Job": "jobs", "Pod": "pods", "Node": "nodes", "Event": "eve
 _CLUSTER_SCOPED = {"Node"}
 
 
-@dataclass(frozen=True, slots=True)
-class WatchEvent:
-    """One change seen by a watcher: ``type`` is ADDED, MODIFIED or DELETED."""
+class WatchEvent(NamedTuple):
+    """One change seen by a watcher: ``type`` is ADDED, MODIFIED or DELETED.
+
+    A named tuple (immutable, and cheap to make: one is made for every write).
+    """
 
     type: str
     kind: str
@@ -126,7 +128,8 @@ class APIStore:
                 raise err
 
     def _notify(self, ev: WatchEvent) -> None:
-        for handler in list(self._watchers[ev.kind]):
+        # A snapshot: a handler may stop watching (or start) while the event is delivered.
+        for handler in tuple(self._watchers[ev.kind]):
             handler(ev)
 
     def _log(self, verb: str, kind: str, obj: Any) -> None:
