@@ -16,7 +16,10 @@ Times (:data:`Time`) are seconds of simulated time; ``None`` is Go's zero time.
 
 from __future__ import annotations
 
+from dataclasses import MISSING as _DC_MISSING
 from dataclasses import dataclass, field
+from dataclasses import fields as _dc_fields
+from dataclasses import is_dataclass as _dc_is_dataclass
 from typing import Any, NewType
 
 Time = NewType("Time", float)
@@ -530,33 +533,80 @@ KINDS: dict[str, type] = {"Job": Job, "Pod": Pod, "Node": Node, "Event": Event}
 # Fast immutable update
 # --------------------------------------------------------------------------------------
 
-_EVOLVERS: dict[type, Any] = {}
+_EVOLVERS: dict[tuple[type, tuple[str, ...]], Any] = {}
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` for these frozen, slotted types, about three times faster.
+    """``dataclasses.replace`` for these frozen, slotted types, several times faster.
 
-    A simulation makes hundreds of thousands of object versions; this copies the fields
-    with a small function generated once per class. Unknown field names raise TypeError,
-    as ``replace`` does.
+    A simulation makes hundreds of thousands of object versions. For each class and set
+    of changed field names a small copier is generated once (see :func:`_make_evolver`).
+    Unknown field names raise TypeError, as ``replace`` does.
     """
-    cls = type(obj)
-    fn = _EVOLVERS.get(cls)
+    key = (type(obj), tuple(changes))
+    fn = _EVOLVERS.get(key)
     if fn is None:
-        fn = _EVOLVERS[cls] = _make_evolver(cls)
+        fn = _EVOLVERS[key] = _make_evolver(*key)
     return fn(obj, changes)
 
 
-def _make_evolver(cls: type) -> Any:
+def _make_evolver(cls: type, changed: tuple[str, ...]) -> Any:
+    """A copier of ``cls`` that takes the ``changed`` fields from a dict and the rest from the old object.
+
+    The copy is built as an instance of an unfrozen twin class with the same slots, whose
+    plain attribute stores are much cheaper than the ``object.__setattr__`` calls a frozen
+    class needs, and then becomes a ``cls`` by ``__class__`` assignment (allowed because the
+    two layouts are identical). Nothing is validated or converted, as with ``replace``
+    on these plain classes (none has ``__post_init__``).
+    """
     names = cls.__slots__
-    known = frozenset(names)
-    body = "".join(f"    _set(new, {n!r}, ch[{n!r}] if {n!r} in ch else obj.{n})\n" for n in names)
-    src = (
-        "def evolve_one(obj, ch, _new=object.__new__, _set=object.__setattr__):\n"
-        "    if not ch.keys() <= known:\n"
-        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(ch) - known)}')\n"
-        "    new = _new(cls)\n" + body + "    return new\n"
-    )
-    namespace: dict[str, Any] = {"cls": cls, "known": known}
+    unknown = sorted(set(changed) - set(names))
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
+    twin = type(f"_{cls.__name__}Draft", (), {"__slots__": names})
+    body = "".join(f"    new.{n} = ch[{n!r}]\n" if n in changed else f"    new.{n} = obj.{n}\n" for n in names)
+    src = "def evolve_one(obj, ch):\n    new = twin()\n" + body + "    new.__class__ = cls\n    return new\n"
+    namespace: dict[str, Any] = {"cls": cls, "twin": twin}
     exec(src, namespace)  # a generated copier; the source is built from field names only
     return namespace["evolve_one"]
+
+
+def _fast_init(cls: type) -> Any:
+    """An ``__init__`` for a frozen, slotted dataclass that stores through the slot descriptors.
+
+    Same signature, defaults and default factories as the one ``dataclass`` writes, but
+    each field is set by calling its slot's ``__set__`` directly instead of going through
+    ``object.__setattr__`` (the frozen class forbids plain stores): about a quarter less
+    time per object, and a run builds hundreds of thousands of them.
+    """
+    namespace: dict[str, Any] = {"_MISSING": _DC_MISSING}
+    params, body = [], []
+    for f in _dc_fields(cls):
+        n = f.name
+        namespace[f"_set_{n}"] = cls.__dict__[n].__set__
+        if f.default is not _DC_MISSING:
+            namespace[f"_default_{n}"] = f.default
+            params.append(f"{n}=_default_{n}")
+            body.append(f"    _set_{n}(self, {n})\n")
+        elif f.default_factory is not _DC_MISSING:
+            namespace[f"_factory_{n}"] = f.default_factory
+            params.append(f"{n}=_MISSING")
+            body.append(f"    _set_{n}(self, _factory_{n}() if {n} is _MISSING else {n})\n")
+        else:
+            params.append(n)
+            body.append(f"    _set_{n}(self, {n})\n")
+    src = f"def __init__(self, {', '.join(params)}):\n" + "".join(body or ["    pass\n"])
+    exec(src, namespace)  # generated from field names only, as dataclass itself does
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    return init
+
+
+def _speed_up_api_types() -> None:
+    for obj in list(globals().values()):
+        if isinstance(obj, type) and obj.__module__ == __name__ and _dc_is_dataclass(obj) and "__slots__" in obj.__dict__:
+            obj.__init__ = _fast_init(obj)
+
+
+_speed_up_api_types()

@@ -449,7 +449,7 @@ class JobController:
         finalizer_removed = not has_job_tracking_finalizer(cur)
         cur_ref = self._controller_of(cur)
         old_ref = self._controller_of(old)
-        ref_changed = cur_ref != old_ref
+        ref_changed = cur_ref is not old_ref and cur_ref != old_ref
         if ref_changed and old_ref is not None:
             job = self.resolve_controller_ref(old.metadata.namespace, old_ref)
             if job is not None:
@@ -863,6 +863,9 @@ class JobController:
         # Pods made from the template share its labels object: one selector check covers them all.
         template_labels = job.spec.template.metadata.labels
         template_matches = selector_matches(job.spec.selector, template_labels)
+        if template_matches and not orphans and all(
+                p.metadata.labels is template_labels and p.metadata.namespace == ns for p in owned):
+            return owned, None  # the usual case, decided without the loop below
         for pod in owned:
             if pod.metadata.namespace != ns:
                 continue
