@@ -158,15 +158,15 @@ class Cluster:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
         if cur is None or cur.metadata.uid != pod.metadata.uid:
             return None
-        # The kubelet owns the pod's status: write it whatever the resourceVersion.
-        return self.store.update_status(evolve(cur, status=pod.status))
+        # The kubelet owns the pod's status: write it whatever the resourceVersion (a pod
+        # computed from the current object already carries it, and needs no copy).
+        return self.store.update_status(pod if pod.metadata is cur.metadata else evolve(cur, status=pod.status))
 
     def _write_spec(self, pod: Pod) -> Pod | None:
         cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
         if cur is None or cur.metadata.uid != pod.metadata.uid:
             return None
-        new = evolve(cur, spec=pod.spec, status=pod.status)
-        return self.store.patch("Pod", cur.metadata.namespace, cur.metadata.name, lambda _: new, verb="bind")
+        return self.store.bind_pod(cur.metadata.namespace, cur.metadata.name, pod.spec, pod.status)
 
     def _delete(self, pod: Pod, grace: int | None = None) -> None:
         try:

@@ -944,36 +944,41 @@ class JobController:
         by_phase: dict[str, int] = {}
         tracked_uids: set[str] = set()
         tracked_done: list[Pod] = []
+        # Locals, not attribute lookups: this loop runs for every live pod in every sync.
+        pending, succeeded_phase, failed_phase, finalizer = Phase.PENDING, Phase.SUCCEEDED, Phase.FAILED, \
+            JOB_TRACKING_FINALIZER
+        get_index = iju.get_completion_index
         for p in ctx.pods:
             meta = p.metadata
-            phase = p.status.phase
-            key = phase or Phase.PENDING
+            status = p.status
+            phase = status.phase
+            key = phase or pending
             by_phase[key] = by_phase.get(key, 0) + 1
-            terminal = phase == Phase.SUCCEEDED or phase == Phase.FAILED
+            terminal = phase == succeeded_phase or phase == failed_phase
             deleting = meta.deletion_timestamp is not None
             if not terminal:
                 if deleting:
                     terminating += 1
                 else:
                     active.append(p)
-                    for cond in p.status.conditions:  # podutil.IsPodReady: the first Ready condition
+                    for cond in status.conditions:  # podutil.IsPodReady: the first Ready condition
                         if cond.type == "Ready":
                             ready += cond.status == "True"
                             break
             uid = meta.uid
-            if JOB_TRACKING_FINALIZER not in meta.finalizers or uid in expected:
+            if finalizer not in meta.finalizers or uid in expected:
                 continue
             tracked_uids.add(uid)
             if terminal or deleting:
                 tracked_done.append(p)
             if indexed:
-                ix = iju.get_completion_index(meta.annotations)
+                ix = get_index(meta.annotations)
                 if ix == UNKNOWN_COMPLETION_INDEX or ix >= completions:
                     continue
-            if phase == Phase.SUCCEEDED:
+            if phase == succeeded_phase:
                 if uid not in unc_s:
                     succeeded.append(p)
-            elif (phase == Phase.FAILED or (deleting and not replace_failed_only)) and uid not in unc_f:
+            elif (phase == failed_phase or (deleting and not replace_failed_only)) and uid not in unc_f:
                 # is_pod_failed: Failed, or (unless only Failed pods are replaced) deleted before succeeding.
                 failed.append(p)
         ctx.active_pods = active
