@@ -108,7 +108,7 @@ class Informer:
                     h.on_delete(ev.obj)
             return
         old = self._cache.get(key)
-        self._put(ev.obj)
+        self._put(ev.obj, key, old)
         for h in self._handlers:
             if old is None or ev.type == ADDED:
                 if h.on_add:
@@ -118,9 +118,10 @@ class Informer:
 
     # ------------------------------------------------------------------ cache
 
-    def _put(self, obj: Any) -> None:
-        key = (obj.metadata.namespace, obj.metadata.name)
-        old = self._cache.get(key)
+    def _put(self, obj: Any, key: tuple[str, str] | None = None, old: Any = None) -> None:
+        if key is None:
+            key = (obj.metadata.namespace, obj.metadata.name)
+            old = self._cache.get(key)
         # Assigning an existing key keeps its place: index lookups stay in creation order.
         self._cache[key] = obj
         for name, fn in self._indexers.items():

@@ -90,6 +90,8 @@ class Cluster:
         self._gc_scheduled_at: float | None = None
         self._capacity: dict[str, int] = {}
         self.lost_nodes: set[str] = set()
+        self._ready: tuple[frozenset[str], list[str]] | None = None
+        """(lost nodes, ready nodes by name) as last computed: the scheduler asks for every pod."""
         for i in range(1, nodes + 1):
             self.add_node(f"node-{i}")
         store.watch("Pod", self._on_pod)
@@ -107,6 +109,7 @@ class Cluster:
         self._capacity[name] = int(cap)
         self._on_node.setdefault(name, {})
         self.lost_nodes.discard(name)
+        self._ready = None
         self._schedule_pending_soon()
         return created
 
@@ -116,7 +119,13 @@ class Cluster:
 
     def ready_nodes(self) -> list[str]:
         """Nodes that can take pods, by name."""
-        return sorted(n for n in self._on_node if n not in self.lost_nodes)
+        return list(self._ready_nodes())
+
+    def _ready_nodes(self) -> list[str]:
+        # Nodes are only added by add_node (which resets the cache); losing one changes lost_nodes.
+        if self._ready is None or self._ready[0] != self.lost_nodes:
+            self._ready = (frozenset(self.lost_nodes), sorted(n for n in self._on_node if n not in self.lost_nodes))
+        return self._ready[1]
 
     def used(self, node: str) -> int:
         """Non-terminal pods on ``node``."""
@@ -218,7 +227,7 @@ class Cluster:
 
     def _pick_node(self) -> str | None:
         best, best_free = None, 0
-        for node in self.ready_nodes():
+        for node in self._ready_nodes():
             free = self._capacity.get(node, 0) - len(self._on_node[node])
             if free > best_free:
                 best, best_free = node, free
