@@ -32,19 +32,25 @@ REPORT = ROOT / "artifacts" / "binder" / "report.json"
 BINDER_MEMORY = 2 * 1024**3
 PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==([^\s;#]+)")
 
-# Runs inside the Binder environment: execute notebooks one by one, print each one's peak RSS.
+# Runs inside the Binder environment: execute notebooks one by one, each in a new kernel that
+# reports its own peak resident memory (VmHWM) in one extra last cell. (rusage's maximum for
+# children would also count this runner's memory at the fork, which Linux keeps across exec.)
 RUNNER = r"""
-import json, resource, sys, nbformat
+import json, sys, nbformat
 from nbclient import NotebookClient
+PEAK = "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])"
+def own_peak_kib():
+    return int([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")][0])
 out = {}
 for path in sys.argv[1:]:
     nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PEAK))
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(__import__("pathlib").Path(path).parent)}}).execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
-    out[path] = {"errors": len(errors),
-                 "kernel_max_rss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}
-out["runner_max_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream").strip()
+    out[path] = {"errors": len(errors), "kernel_peak_kib": int(peak) if peak.isdigit() else None}
+out["runner_peak_kib"] = own_peak_kib()
 print(json.dumps(out))
 """
 
@@ -136,8 +142,11 @@ def test_the_start_page_and_every_lesson_run_in_the_binder_environment_well_unde
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     errors = {Path(p).name: r["errors"] for p, r in result.items() if isinstance(r, dict) and r["errors"]}
     assert not errors, f"cells raised errors in the Binder environment: {errors}"
-    kernel_peak = max(r["kernel_max_rss_kib"] for r in result.values() if isinstance(r, dict)) * 1024
-    runner = result["runner_max_rss_kib"] * 1024
+    peaks = {Path(p).name: r["kernel_peak_kib"] for p, r in result.items() if isinstance(r, dict)}
+    assert all(isinstance(v, int) and v > 0 for v in peaks.values()), f"a kernel did not report its peak: {peaks}"
+    kernel_peak = max(peaks.values()) * 1024
+    runner = result["runner_peak_kib"] * 1024
+    record("kernel_peak_by_lesson_mib", {name: round(v / 1024) for name, v in peaks.items()})
     record("lessons", len(LESSONS))
     record("kernel_peak_mib", round(kernel_peak / 2**20))
     record("runner_peak_mib", round(runner / 2**20))
