@@ -49,7 +49,7 @@ from . import (
     timeline,
 )
 from ._apply import apply
-from ._common import OUTCOME_STYLE, OUTCOMES
+from ._common import OUTCOME_STYLE, OUTCOMES, narrow_titles
 
 VIEWS: tuple[str, ...] = ("timeline", "counts", "slow_start", "backoff", "deletion", "expectations", "ownership",
                           "control_loop", "events")
@@ -68,9 +68,13 @@ def _module(view: str) -> ModuleType:
         raise ValueError(f"unknown view {view!r}; views: {', '.join(VIEWS)}") from None
 
 
-def figure(view: str, trace: Trace, cycle: int) -> go.Figure:
-    """The figure of ``view`` for ``trace`` at ``cycle`` (see :data:`VIEWS`)."""
-    return _module(view).figure(trace, cycle)
+def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.Figure:
+    """The figure of ``view`` for ``trace`` at ``cycle`` (see :data:`VIEWS`).
+
+    ``narrow``: the titles are wrapped for a half-width pane (two views side by side).
+    """
+    fig = _module(view).figure(trace, cycle)
+    return narrow_titles(fig) if narrow else fig
 
 
 def text(view: str, trace: Trace, cycle: int) -> str:

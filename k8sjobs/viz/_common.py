@@ -120,6 +120,37 @@ def title(main: str, sub: str = "") -> dict[str, Any]:
     return out
 
 
+NARROW_TITLE_WIDTH = 50
+NARROW_SUBTITLE_WIDTH = 62
+"""Characters per title / subtitle line for a figure in a half-width pane (two views side by side)."""
+
+
+def narrow_titles(fig: go.Figure) -> go.Figure:
+    """Wrap the title and subtitle of ``fig`` for a half-width pane, in place; returns ``fig``.
+
+    Plotly clips a title that is wider than the figure instead of wrapping it, so a view
+    shown beside another one gets shorter lines. The top margin and the height grow by the
+    lines added, so the plot keeps its size.
+    """
+    t = fig.layout.title
+    main = t.text or ""
+    sub = t.subtitle.text if t.subtitle is not None and t.subtitle.text else ""
+    new_main = "<br>".join(wrap(main.replace("<br>", " "), NARROW_TITLE_WIDTH))
+    new_sub = "<br>".join(wrap(sub.replace("<br>", " "), NARROW_SUBTITLE_WIDTH)) if sub else ""
+    extra = 19 * (new_main.count("<br>") - main.count("<br>")) + 17 * (new_sub.count("<br>") - sub.count("<br>"))
+    fig.layout.title.text = new_main
+    if sub:
+        fig.layout.title.subtitle.text = new_sub
+    top, height = fig.layout.margin.t, fig.layout.height
+    if extra and top is not None and height is not None:
+        # Plotly centres the first title line in the top margin and writes the other lines
+        # below it: pin the first line where it was, so the added lines take the added room.
+        fig.layout.title.update(yref="container", y=1 - (top / 2) / (height + extra), yanchor="middle")
+        fig.layout.margin.t = top + extra
+        fig.layout.height = height + extra
+    return fig
+
+
 def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:
     """A figure with only a title and a centred note: for "nothing of this kind happened yet"."""
     return make_figure([], {

@@ -227,6 +227,7 @@ class Explorer:
 
     def _build(self) -> None:
         s = self.state
+        self._narrow = False  # set below when two views share the width
         n = s.n_cycles
         # -- stepping
         self.back_button = _button("Back", "Go back one reconcile cycle", icon="step-backward")
@@ -292,6 +293,8 @@ class Explorer:
             views_area: W.Widget = self.tabs
         else:
             self.tabs = None
+            # Two views side by side: each gets half the width, so titles wrap shorter.
+            self._narrow = len(self.views) > 1
             grid = W.GridspecLayout(1, len(self.views), width="100%", grid_gap="8px")
             for i, pane in enumerate(panes):
                 grid[0, i] = pane
@@ -425,7 +428,7 @@ class Explorer:
             raise ValueError(f"unknown view {view!r}; this explorer shows: {', '.join(self.views)}")
         fw = self.figures.get(view)
         if fw is None:
-            fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle))
+            fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
             # responsive: plotly re-fits the figure to its element on a window resize (see _FitFigures)
             fw._config = {**fw._config, "responsive": True, "displaylogo": False}
             self.figures[view] = fw
@@ -446,7 +449,7 @@ class Explorer:
         fw = self.figures.get(view)
         if fw is None or self._drawn.get(view) == self._key():
             return
-        new = viz.figure(view, self.state.trace, self.state.cycle)
+        new = viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow)
         with fw.batch_update():
             viz.apply(fw, new)
         self._drawn[view] = self._key()

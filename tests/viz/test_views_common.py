@@ -165,3 +165,31 @@ def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it(
     with fw.batch_update():
         viz.apply(fw, viz.figure("slow_start", S.quota().trace, 1))
     assert _doc(fw) == _doc(viz.figure("slow_start", S.quota().trace, 1))
+
+
+@pytest.mark.parametrize("view", viz.VIEWS)
+def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(view):
+    trace = S.ALL["quota"]().trace
+    k = len(trace.cycles) // 2
+    wide, narrow = viz.figure(view, trace, k), viz.figure(view, trace, k, narrow=True)
+    main_lines = narrow.layout.title.text.split("<br>")
+    sub = narrow.layout.title.subtitle.text or ""
+    sub_lines = sub.split("<br>") if sub else []
+    assert all(len(line) <= 50 or " " not in line for line in main_lines)
+    assert all(len(line) <= 62 or " " not in line for line in sub_lines)
+    # The same words, only broken differently; the data is untouched.
+    assert " ".join(main_lines) == wide.layout.title.text.replace("<br>", " ")
+    assert " ".join(sub_lines) == (wide.layout.title.subtitle.text or "").replace("<br>", " ")
+    assert narrow.to_dict()["data"] == wide.to_dict()["data"]
+    added = (19 * (len(main_lines) - 1 - wide.layout.title.text.count("<br>"))
+             + 17 * (max(len(sub_lines) - 1, 0) - (wide.layout.title.subtitle.text or "").count("<br>")))
+    assert narrow.layout.margin.t == wide.layout.margin.t + added
+    assert narrow.layout.height == wide.layout.height + added
+
+
+def test_the_counts_title_of_a_busy_cycle_needs_the_narrow_wrap():
+    trace = S.ALL["quota"]().trace
+    wide = viz.figure("counts", trace, len(trace.cycles) // 2)
+    narrow = viz.figure("counts", trace, len(trace.cycles) // 2, narrow=True)
+    assert len(wide.layout.title.text) > 50 and "<br>" in narrow.layout.title.text
+    assert narrow.layout.margin.t > wide.layout.margin.t

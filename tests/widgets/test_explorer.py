@@ -173,6 +173,9 @@ def test_one_or_two_views_side_by_side_without_tabs():
     assert status_text(two).startswith("cycle 12 of 12 · ")
     two.back()
     assert len(trace(two.figures["timeline"], "reconcile cycles").x) == 11
+    # Side by side, each view has half the width: its titles are wrapped shorter.
+    assert "<br>" in Explorer(SAMPLE, views=["timeline", "counts"], start_cycle=4).figures["counts"].layout.title.text
+    assert "<br>" not in one.figures["counts"].layout.title.text
     with pytest.raises(ValueError, match="unknown view\\(s\\) 'pies'; views: timeline, counts"):
         Explorer(SAMPLE, views=["pies"])
     with pytest.raises(ValueError, match="play_interval: must be a whole number of milliseconds"):
@@ -286,7 +289,7 @@ def test_bad_values_give_a_clear_message_never_a_traceback(ex, setup, click, mes
 
 
 def test_a_broken_view_is_reported_in_the_error_area(ex, monkeypatch):
-    def boom(view, trace, cycle):
+    def boom(view, trace, cycle, narrow=False):
         raise RuntimeError("view exploded")
 
     monkeypatch.setattr(viz, "figure", boom)
