@@ -321,9 +321,8 @@ class Exercise:
             self.feedback.append_display_data(self._view_figure())
 
     def _view_figure(self) -> Any:
-        import plotly.graph_objects as go
-
         from .. import viz
+        from .figure import LiveFigureWidget
 
         run = self.run
         k = self.view_cycle if self.view_cycle is not None else len(run)
@@ -334,7 +333,7 @@ class Exercise:
         main = title.text or ""
         sub = title.subtitle.text if title.subtitle is not None and title.subtitle.text else ""
         fig.update_layout(title=None, margin={"t": 30}, autosize=True, width=None)
-        fw = go.FigureWidget(fig)
+        fw = LiveFigureWidget(fig)
         fw._config = {**fw._config, "responsive": True, "displaylogo": False}
         head = W.HTML(f"<div style='font-weight:600'>{html.escape(main)}</div>"
                       + (f"<div style='color:#444;font-size:0.9em'>{sub}</div>" if sub else ""))

@@ -31,12 +31,26 @@ def step_once(probe) -> None:
     probe.expect_text(STATUS, re.compile(rf"^cycle {before + 1} of \d+ · t="))
 
 
+def each_figure_shows_its_view_at(probe, cycle: int) -> None:
+    """The start page's two figures side by side: each draws its own view, both at ``cycle``.
+
+    (A figure whose widget failed to initialise keeps its first picture; one drawn from another
+    figure's state shows the wrong title.)
+    """
+    at = re.compile(rf"up to\s+cycle {cycle}\b")
+    probe.expect_text(".k8sjobs-view-timeline .js-plotly-plot .gtitle", re.compile(r"^Pods of job\.batch/pi"))
+    probe.expect_text(".k8sjobs-view-timeline .js-plotly-plot .gtitle", at)
+    probe.expect_text(".k8sjobs-view-counts .js-plotly-plot .gtitle", re.compile(r"^Job status counts of job\.batch/pi"))
+    probe.expect_text(".k8sjobs-view-counts .js-plotly-plot .gtitle", at)
+
+
 def test_the_start_page_runs_and_its_dashboard_steps_in_jupyterlab(lab, probe):
     nb = lab.open_notebook(probe, START)
     run = nb.run_all(timeout=240)
     assert run.ok, run.errors
     probe.expect_text(STATUS, CYCLE)
     step_once(probe)
+    each_figure_shows_its_view_at(probe, cycle_shown(probe))
     probe.shot("start-page-after-step", scroll_to=".k8sjobs-explorer")
     probe.assert_clean()
 
@@ -64,6 +78,7 @@ def test_the_start_page_works_as_a_voila_app(browser):
         probe = browser.new_page("voila-start-page")
         voila.open(probe, ready=STATUS, timeout=240)
         step_once(probe)
+        each_figure_shows_its_view_at(probe, cycle_shown(probe))
         probe.shot("after-step", scroll_to=".k8sjobs-explorer")
         probe.assert_clean()
         probe.close()

@@ -1,0 +1,105 @@
+"""The FigureWidget every k8sjobs dashboard and exercise draws into.
+
+Two things plotly's own FigureWidget does not do well enough for a lesson page:
+
+* **Loading.** plotly's widget code (about 5 MB of JavaScript with plotly.js inside) comes as the
+  anywidget ``_esm`` of every figure, and anywidget imports it once per figure. Since 0.9 it
+  also gives each figure 2 s to initialise; after that, the figure never takes another update.
+  One import takes about 1.9 s on a 2-core CI machine, so a page that draws two
+  figures at once (most lessons do) can end up with a figure frozen at its first picture. On a slow
+  laptop that is what a learner would see. :class:`LiveFigureWidget` ships a small loader as
+  its ``_esm`` and plotly's code as an ordinary trait. The loader imports plotly's code once
+  per page for all figures, initialises at once (so anywidget's 2 s never run out), keeps the
+  updates that arrive while plotly loads and replays them in order when it is ready.
+* **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
+  on direct display; later updates travel as one-off messages. A front end that connects later
+  (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
+  then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from copy import deepcopy
+
+import plotly
+import plotly.graph_objects as go
+import traitlets
+
+_PLOTLY_ESM = str(go.FigureWidget._esm)
+_PLOTLY_ESM_KEY = f"plotly-{plotly.__version__}-{hashlib.sha256(_PLOTLY_ESM.encode()).hexdigest()[:16]}"
+_IDS = itertools.count(1)
+
+# The Python side sends an update by setting one of these traits to the message and then
+# back to None (plotly's protocol); plotly's own listeners read them in FigureModel.initialize.
+_MESSAGES = ("_py2js_addTraces", "_py2js_deleteTraces", "_py2js_moveTraces", "_py2js_restyle", "_py2js_relayout",
+             "_py2js_update", "_py2js_animate", "_py2js_removeLayoutProps", "_py2js_removeTraceProps")
+
+LOADER_ESM = """
+const MESSAGES = __MESSAGES__;
+const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
+
+// plotly's widget module: imported once per page (per plotly version) for every figure; its
+// default export is called once per figure, as anywidget would (it keeps per-figure state).
+async function plotlyWidget(model) {
+  const key = model.get("_k8sjobs_esm_key");
+  if (!pages.modules.has(key)) {
+    const url = URL.createObjectURL(new Blob([model.get("_k8sjobs_esm")], { type: "text/javascript" }));
+    pages.modules.set(key, import(/* webpackIgnore: true */ url).finally(() => URL.revokeObjectURL(url)));
+  }
+  const def = (await pages.modules.get(key)).default;
+  return typeof def === "function" ? await def() : def;
+}
+
+export default {
+  initialize(ctx) {
+    const { model } = ctx;
+    // Updates that arrive before plotly's listeners exist are kept, in order, and replayed.
+    const early = [];
+    const keep = MESSAGES.map((name) => {
+      const fn = () => { const value = model.get(name); if (value !== null && value !== undefined) early.push([name, value]); };
+      model.on("change:" + name, fn);
+      return [name, fn];
+    });
+    const ready = plotlyWidget(model).then(async (widget) => {
+      for (const [name, fn] of keep) model.off("change:" + name, fn);
+      const cleanup = widget.initialize ? await widget.initialize(ctx) : undefined;
+      for (const [name, value] of early) { model.set(name, value); model.set(name, null); }
+      return { widget, cleanup };
+    });
+    pages.figures.set(model.get("_k8sjobs_id"), ready);
+    // Not awaited: anywidget counts this widget as initialised now, plotly loads meanwhile.
+    return () => { ready.then(({ cleanup }) => { if (typeof cleanup === "function") cleanup(); }); };
+  },
+  async render(ctx) {
+    const ready = pages.figures.get(ctx.model.get("_k8sjobs_id")) ?? plotlyWidget(ctx.model).then((widget) => ({ widget }));
+    const { widget } = await ready;
+    return widget.render ? widget.render(ctx) : undefined;
+  },
+};
+""".replace("__MESSAGES__", json.dumps(list(_MESSAGES)))
+
+
+class LiveFigureWidget(go.FigureWidget):
+    """A plotly FigureWidget that loads plotly's code once per page and whose full state is current.
+
+    Use it as ``go.FigureWidget``; see the module docstring for why it exists.
+    """
+
+    _esm = LOADER_ESM
+    _k8sjobs_esm = traitlets.Unicode(_PLOTLY_ESM).tag(sync=True)
+    _k8sjobs_esm_key = traitlets.Unicode(_PLOTLY_ESM_KEY).tag(sync=True)
+    _k8sjobs_id = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("_k8sjobs_id")
+    def _first_id(self) -> str:
+        # Drawn when the state is first sent, so the front end has it from the start.
+        return f"k8sjobs-figure-{next(_IDS)}"
+
+    def get_state(self, key=None, drop_defaults=False):  # noqa: D102 -- ipywidgets API
+        if key is None and "_data" in self.__dict__ and "_layout_obj" in self.__dict__:  # not during __init__
+            self._trait_values["_widget_data"] = deepcopy(self._data)
+            self._trait_values["_widget_layout"] = deepcopy(self._layout_obj._props)
+        return super().get_state(key=key, drop_defaults=drop_defaults)

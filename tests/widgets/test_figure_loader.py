@@ -1,0 +1,47 @@
+"""LiveFigureWidget: plotly's code travels as a trait and a small loader imports it once per page.
+
+The loader itself runs in the browser (tests/browser checks that two figures side by side each
+draw their own view and take every step); these check what the kernel side promises it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly
+import plotly.graph_objects as go
+
+from k8sjobs.widgets.figure import _MESSAGES, LOADER_ESM, LiveFigureWidget
+
+PLOTLY_ESM = str(go.FigureWidget._esm)
+
+
+def test_the_loader_is_small_and_plotlys_code_travels_unchanged_beside_it():
+    fw = LiveFigureWidget()
+    state = fw.get_state()
+    assert state["_esm"] == LOADER_ESM and len(LOADER_ESM) < 5_000 < len(PLOTLY_ESM)
+    assert state["_k8sjobs_esm"] == PLOTLY_ESM
+    assert state["_k8sjobs_esm_key"].startswith(f"plotly-{plotly.__version__}-")
+
+
+def test_every_figure_has_its_own_id_from_its_first_state():
+    a, b = LiveFigureWidget(), LiveFigureWidget()
+    assert a.get_state()["_k8sjobs_id"] != b.get_state()["_k8sjobs_id"]
+    assert a.get_state()["_k8sjobs_id"] == a.get_state()["_k8sjobs_id"]
+
+
+def test_the_loader_keeps_every_message_plotly_listens_for():
+    # A plotly upgrade that adds a message would otherwise lose it while plotly loads.
+    listened = set(re.findall(r'"change:(_py2js_[A-Za-z]+)"', PLOTLY_ESM))
+    assert listened and listened <= set(_MESSAGES)
+    for name in _MESSAGES:
+        assert f'"{name}"' in LOADER_ESM
+
+
+def test_the_full_state_is_the_current_figure():
+    fw = LiveFigureWidget(go.Figure(go.Scatter(x=[1], y=[1])))
+    with fw.batch_update():
+        fw.data[0].y = [5]
+        fw.layout.title.text = "now"
+    state = fw.get_state()
+    assert state["_widget_data"][0]["y"] == [5] and state["_widget_layout"]["title"]["text"] == "now"
