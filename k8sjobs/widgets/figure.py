@@ -47,7 +47,10 @@ async function plotlyWidget(model) {
   const key = model.get("_k8sjobs_esm_key");
   if (!pages.modules.has(key)) {
     const url = URL.createObjectURL(new Blob([model.get("_k8sjobs_esm")], { type: "text/javascript" }));
-    pages.modules.set(key, import(/* webpackIgnore: true */ url).finally(() => URL.revokeObjectURL(url)));
+    // Evaluating plotly's module blocks the page for about a second: first let the widgets
+    // that are starting now finish (each has anywidget's 2 s), then import.
+    const idle = new Promise((go) => (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 100)))(go, { timeout: 1000 }));
+    pages.modules.set(key, idle.then(() => import(/* webpackIgnore: true */ url)).finally(() => URL.revokeObjectURL(url)));
   }
   const def = (await pages.modules.get(key)).default;
   return typeof def === "function" ? await def() : def;
