@@ -1342,14 +1342,8 @@ class JobController:
         to_remove: list[Pod] = []
         reached_max = False
         failure_pending = fc is not None and not is_success_criteria_met_condition(fc)
-        for pod in pods:
+        for pod in pods:  # all still carry the finalizer; unless finishing, all are done or deleting
             uid = pod.metadata.uid
-            if uid not in uids_with_finalizer:
-                continue  # processed in an earlier sync
-            phase = pod.status.phase
-            if not finishing and phase != Phase.SUCCEEDED and phase != Phase.FAILED \
-                    and pod.metadata.deletion_timestamp is None:
-                continue  # still running: can_remove_finalizer would say no
             consider_failed = is_pod_failed(pod, job)
             if not self.can_remove_finalizer(ctx, pod, consider_failed):
                 continue

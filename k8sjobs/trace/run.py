@@ -104,12 +104,7 @@ class Run:
         if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 <= t <= self.max_time:
             raise ValueError(f"t: must be a time between 0 and {self.max_time:g} s, got {t!r}")
         kept = [a for a in self.actions if a.t <= t]
-
-        def advance(sim: Simulation) -> float:
-            sim.run_until(t)
-            return t
-
-        return self._branch(kept, advance, action, kwargs)
+        return self._branch(kept, lambda sim: sim.run_until(t), action, kwargs)
 
     def _branch(self, kept: list[Action], advance: Callable[[Simulation], Any], action: str,
                 kwargs: dict[str, Any]) -> Run:
