@@ -7,6 +7,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :class:`Simulation` — the engine itself, step by step, with faults and actions.
 * :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
 * :func:`render_trace`, :func:`describe_job` — stable text of a run.
+* :func:`set_language`, :func:`get_language` — the language of everything shown
+  (``"en"``, ``"zh-CN"``, ``"zh-TW"``, ``"ru"``).
 * :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
   text twins (need the ``viz`` extra: plotly, networkx, numpy).
 * :class:`Explorer`, :class:`Exercise` — the lesson dashboard and predict-then-reveal
@@ -21,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from .api.errors import DecodeError, FieldError, InvalidError
+from .i18n import LANGUAGES, get_language, set_language
 from .sim import SimConfig, Simulation, SimulationError, load_job, validate
 from .trace import Run, Trace, describe_job, render_trace
 
@@ -57,6 +60,7 @@ __all__ = [
     "Explorer",
     "FieldError",
     "InvalidError",
+    "LANGUAGES",
     "Run",
     "SimConfig",
     "Simulation",
@@ -64,8 +68,10 @@ __all__ = [
     "Trace",
     "VIEWS",
     "describe_job",
+    "get_language",
     "load_job",
     "render_trace",
+    "set_language",
     "validate",
     "view_figure",
     "view_text",
