@@ -30,6 +30,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+CONFIRM = ".confirm("
 KEEP_CELL_METADATA = ("tags", "jupyter")
 """Cell metadata that survives a build: tags (exercise, ...) and jupyter.source_hidden (collapsed code)."""
 KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
@@ -49,6 +50,9 @@ def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """House rules, so no lesson shows an answer before the learner predicts it.
 
     * a cell tagged ``exercise`` opens with its code collapsed (the widget asks the question);
+    * a cell that calls ``.confirm(`` (the "Checking the answers" section) opens with its code
+      collapsed: the code names the answers. It keeps no output (it is never a checked cell),
+      so the committed notebook holds no answer; a learner who runs it reads them;
     * a checked cell that calls ``.check(`` (it proves an exercise's answer) opens with code
       and output collapsed; nbval still compares the output.
     """
@@ -56,7 +60,7 @@ def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if cell.cell_type != "code":
             continue
         hidden = dict(cell.metadata.get("jupyter", {}))
-        if "exercise" in cell.metadata.get("tags", ()):
+        if "exercise" in cell.metadata.get("tags", ()) or CONFIRM in cell.source:
             hidden["source_hidden"] = True
         if CHECK_MARK in cell.source and ".check(" in cell.source:
             hidden.update(source_hidden=True, outputs_hidden=True)
@@ -98,9 +102,19 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
     return nb
 
 
+def answer_leaks(nb: nbformat.NotebookNode) -> list[int]:
+    """Indexes of cells that would store an answer: a checked cell calling ``.confirm(``."""
+    return [i for i, c in enumerate(nb.cells)
+            if c.cell_type == "code" and CONFIRM in c.source and CHECK_MARK in c.source]
+
+
 def build(md: Path, *, timeout: int = 300) -> Path:
     """Execute ``md`` and write its clean ``.ipynb`` next to it."""
     nb = apply_conventions(jupytext.read(md))
+    leaks = answer_leaks(nb)
+    if leaks:
+        raise SystemExit(f"{md.relative_to(ROOT)}: cell {leaks[0]} calls .confirm( and is marked {CHECK_MARK}: "
+                         "its output would store the answers in the notebook; remove the mark")
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(md.parent)}})
     client.execute()
@@ -126,6 +140,8 @@ def check(md: Path) -> list[str]:
     if not ipynb.exists():
         return [f"{rel}: no {ipynb.name} built from it (run tools/build_lessons.py {rel})"]
     want = apply_conventions(jupytext.read(md))
+    problems += [f"{rel}: cell {i} calls .confirm( and is marked {CHECK_MARK} (it would store the answers)"
+                 for i in answer_leaks(want)]
     have = nbformat.read(ipynb, as_version=4)
     if _comparable(want) != _comparable(have):
         for i, (a, b) in enumerate(zip(_comparable(want), _comparable(have))):

@@ -9,6 +9,7 @@ an explanation. It works headless (tests, checked notebook cells)::
                   explanation="Slow start: batches 1, 2, 4, ... up to parallelism.")
     ex.check(3)     # Verdict(correct=True, expected=3, message='Correct: 3.')
     ex.reveal()     # 'Answer: 3. Slow start: ...'
+    ex.confirm(3)   # shows the answer and the explanation; AssertionError if the run says otherwise
 
 and as a widget (display ``ex``): an input suited to the kind, a "Check" button, then the
 verdict with the explanation (and, with ``view=...``, a picture of the run). Feedback is
@@ -18,18 +19,30 @@ records in the cell instead of the widget).
 Kinds: ``"number"`` (within ``tolerance``), ``"choice"`` (one of ``choices``), ``"order"``
 (``choices`` put in order), ``"text"`` (compared ignoring case and spacing; ``answer`` may
 be a list of accepted answers).
+
+Choices are stable keys with labels: ``choices={"deleted": "it is deleted with the Job", ...}``.
+The learner reads the labels (they are translated with the lesson); ``answer`` returns a
+key (a list of keys for ``order``) and ``check``/``confirm`` take keys, so a translated
+lesson compares the same keys. A plain list still works: each item is its own key and label.
+
+``confirm(answer)`` is for a lesson's final "Checking the answers" section: it shows the
+answer and the explanation, and raises ``AssertionError`` naming the exercise when the
+answer written in the lesson is not what the simulation computes (nbval then fails). Its
+cell keeps no output in the committed notebook, so no answer is stored there.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
 
+from ..i18n import _
 from ..trace.run import Run
 
 KINDS = ("number", "choice", "order", "text")
@@ -54,6 +67,33 @@ def _norm_text(value: Any) -> str:
     return " ".join(str(value).split()).casefold()
 
 
+def _first_line(prompt: str) -> str:
+    """The first line of a prompt (the question, shown above its answer)."""
+    return prompt.strip().splitlines()[0] if prompt.strip() else prompt
+
+
+def _choice_labels(kind: str, choices: Mapping[str, str] | Sequence[Any] | None) -> dict[str, str] | None:
+    """``{key: label}`` for a choice or order exercise (a list gives each item as key and label)."""
+    if kind not in ("choice", "order"):
+        return None
+    if isinstance(choices, Mapping):
+        if not all(isinstance(k, str) and k for k in choices):
+            raise ValueError("choices: the keys must be non-empty strings (they are compared, never shown)")
+        if not all(isinstance(v, str) and v.strip() for v in choices.values()):
+            raise ValueError("choices: every label must be a non-empty string (the learner reads it)")
+        labels = dict(choices)
+    else:
+        items = list(choices or ())
+        labels = {str(c): str(c) for c in items}
+        if len(labels) != len(items):
+            raise ValueError("choices: must be distinct")
+    if len(labels) < 2:
+        raise ValueError(f"choices: a {kind} exercise needs at least two choices")
+    if len(set(labels.values())) != len(labels):
+        raise ValueError("choices: the labels must be distinct (the learner tells them apart by their labels)")
+    return labels
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
@@ -70,29 +110,33 @@ class Exercise:
     ``run``: a :class:`~k8sjobs.trace.Run`, or a zero-argument callable that builds one
     (called once, lazily, on the first check or reveal). ``explanation``: text, or
     ``callable(run, expected) -> str``. ``choices``: the options (``choice``) or the items
-    to order (``order``). ``tolerance``: how far a number may be off and still count.
+    to order (``order``), as a mapping ``{key: label}`` (a list: each item is key and label).
+    ``tolerance``: how far a number may be off and still count.
     ``view`` (optional): a view name (see ``k8sjobs.viz.VIEWS``) shown after checking, at
-    ``view_cycle`` (default: the last cycle).
+    ``view_cycle`` (default: the last cycle). ``name`` (optional): how errors name the
+    exercise (default: the variable that holds it, found when :meth:`confirm` is called).
     """
 
     def __init__(self, prompt: str, *, kind: str, answer: Any, run: Run | Callable[[], Run] | None,
-                 explanation: str | Callable[[Run, Any], str], choices: Sequence[Any] | None = None,
-                 tolerance: float = 0, view: str | None = None, view_cycle: int | None = None) -> None:
+                 explanation: str | Callable[[Run, Any], str],
+                 choices: Mapping[str, str] | Sequence[Any] | None = None,
+                 tolerance: float = 0, view: str | None = None, view_cycle: int | None = None,
+                 name: str | None = None) -> None:
         if kind not in KINDS:
             raise ValueError(f'kind: Unsupported value: "{kind}": supported values: '
                              + ", ".join(f'"{k}"' for k in KINDS))
-        if kind in ("choice", "order"):
-            if not choices or len(choices) < 2:
-                raise ValueError(f"choices: a {kind} exercise needs at least two choices")
-            if len({str(c) for c in choices}) != len(choices):
-                raise ValueError("choices: must be distinct")
+        labels = _choice_labels(kind, choices)
         if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
             raise ValueError(f"tolerance: must be a number >= 0, got {tolerance!r}")
         if callable(answer) and run is None:
             raise ValueError("run: an answer computed from the run needs a run (or a callable building one)")
         self.prompt = prompt
         self.kind = kind
-        self.choices = list(choices) if choices is not None else None
+        self.labels: dict[str, str] | None = labels
+        """The label the learner reads for each choice key (``None`` for number and text)."""
+        self.choices: list[str] | None = list(labels) if labels is not None else None
+        """The choice keys, in the order they are offered."""
+        self.name = name
         self.tolerance = tolerance
         self._answer = answer
         self._run_source = run
@@ -135,10 +179,10 @@ class Exercise:
         k = self.kind
         if k == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ValueError(f"answer: a number exercise needs a number, got {value!r}")
-        if k == "choice" and str(value) not in {str(c) for c in self.choices}:
+        if k == "choice" and str(value) not in self.labels:
             raise ValueError(f"answer: {value!r} is not one of the choices {self.choices!r}")
         if k == "order" and (not isinstance(value, (list, tuple))
-                             or sorted(map(str, value)) != sorted(map(str, self.choices))):
+                             or sorted(map(str, value)) != sorted(self.choices)):
             raise ValueError(f"answer: an order exercise needs the choices in some order, got {value!r}")
         if k == "text" and not (isinstance(value, str) or (isinstance(value, (list, tuple, set, frozenset))
                                                            and value and all(isinstance(v, str) for v in value))):
@@ -169,16 +213,16 @@ class Exercise:
                 return None, f"Enter a finite number (got {prediction!r})."
             return value, ""
         if k == "choice":
-            by_text = {str(c): c for c in self.choices}
-            if str(prediction) in by_text:
-                return by_text[str(prediction)], ""
+            if str(prediction) in self.labels:
+                return str(prediction), ""
             if isinstance(prediction, int) and not isinstance(prediction, bool) and 0 <= prediction < len(self.choices):
                 return self.choices[prediction], ""
-            return None, f"{str(prediction)!r} is not one of the choices: " + ", ".join(map(str, self.choices)) + "."
+            return None, _("{prediction} is not one of the choices: {choices}.").format(
+                prediction=repr(str(prediction)), choices=", ".join(self.choices))
         if k == "order":
             items = [s.strip() for s in prediction.split(",")] if isinstance(prediction, str) else list(prediction)
-            if sorted(map(str, items)) != sorted(map(str, self.choices)):
-                return None, "Use each of these exactly once: " + ", ".join(map(str, self.choices)) + "."
+            if sorted(map(str, items)) != sorted(self.choices):
+                return None, _("Use each of these exactly once: {choices}.").format(choices=", ".join(self.choices))
             return [str(i) for i in items], ""
         return str(prediction), ""
 
@@ -206,27 +250,80 @@ class Exercise:
             return verdict
         expected = self.expected
         self.attempts += 1
-        shown = _fmt(expected if self.kind != "text" or isinstance(expected, str) else sorted(expected)[0])
+        shown = self._shown(expected)
         if self._matches(value, expected):
             if self.kind == "number" and self.tolerance and value != expected:
-                msg = f"Correct: you said {_fmt(value)}; the run gives {shown} (within ±{_fmt(self.tolerance)})."
+                msg = _("Correct: you said {prediction}; the run gives {answer} (within ±{tolerance}).").format(
+                    prediction=_fmt(value), answer=shown, tolerance=_fmt(self.tolerance))
             else:
-                msg = f"Correct: {shown}."
+                msg = _("Correct: {answer}.").format(answer=shown)
         else:
-            msg = f"Not quite: you said {_fmt(value)}; the run gives {shown}."
+            msg = _("Not quite: you said {prediction}; the run gives {answer}.").format(
+                prediction=self._shown(value), answer=shown)
             if self.kind == "order":
                 right = sum(1 for a, b in zip(value, expected) if a == str(b))
-                msg += f" {right} of {len(expected)} in the right place."
+                msg += " " + _("{right} of {total} in the right place.").format(right=right, total=len(expected))
         verdict = Verdict(self._matches(value, expected), expected, msg)
         self.last = verdict
         return verdict
 
+    def _shown(self, value: Any) -> str:
+        """A value as the learner reads it: labels for choice keys, the first accepted text."""
+        if self.kind == "choice":
+            return self.labels.get(str(value), str(value))
+        if self.kind == "order":
+            return _fmt([self.labels.get(str(v), str(v)) for v in value])
+        if self.kind == "text" and not isinstance(value, str):
+            return _fmt(sorted(value)[0])
+        return _fmt(value)
+
     def reveal(self) -> str:
         """The answer and the explanation, as text."""
+        return _("Answer: {answer}. {explanation}").format(answer=self._shown(self.expected),
+                                                           explanation=self.explanation())
+
+    def confirm(self, answer: Any) -> None:
+        """Prove the lesson's answer and show it: for the final "Checking the answers" section.
+
+        ``answer`` is what the lesson says the right answer is (a key for ``choice``, a list
+        of keys for ``order``). When the simulation agrees, the answer and the explanation
+        are shown (the learner who runs the cell reads them). When it does not, this raises
+        ``AssertionError`` naming the exercise, so a lesson whose answer drifted from the
+        model fails its notebook test instead of teaching a wrong answer.
+        """
+        value, problem = self._parse(answer)
         expected = self.expected
-        if self.kind == "text" and not isinstance(expected, str):
-            expected = sorted(expected)[0]
-        return f"Answer: {_fmt(expected)}. {self.explanation()}"
+        if problem or not self._matches(value, expected):
+            raise AssertionError(_("{exercise}: the lesson's answer is {given}, but the simulation computes "
+                                   "{answer}").format(exercise=self._name_for_errors(), given=repr(answer),
+                                                      answer=repr(expected)))
+        self._display_answer()
+
+    def _name_for_errors(self) -> str:
+        if self.name:
+            return self.name
+        # A notebook keeps its exercises in its globals: name the variable, as the lesson does.
+        frame = sys._getframe(2)
+        names = [k for k, v in frame.f_globals.items() if v is self and not k.startswith("_")]
+        prompt = " ".join(self.prompt.split())
+        prompt = prompt if len(prompt) <= 60 else prompt[:57] + "..."
+        return f"{names[0]} ({prompt!r})" if names else repr(prompt)
+
+    def _display_answer(self) -> None:
+        text = self.reveal()
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:  # plain Python: the text is the whole answer
+            print(text)
+            return
+        if get_ipython() is None:
+            print(text)
+            return
+        body = (f"<div class='k8sjobs-answer' style='border-left: 4px solid #1a7f37; padding: 2px 8px; "
+                f"line-height: 1.4'><b>{html.escape(_first_line(self.prompt))}</b><br>"
+                f"{html.escape(text)}</div>")
+        display({"text/plain": text, "text/html": body}, raw=True)
 
     # ------------------------------------------------------------------ the widget
 
@@ -241,11 +338,11 @@ class Exercise:
                                 description_allow_html=False, tooltip=label,
                                 layout=W.Layout(width="260px"))
         elif k == "choice":
-            self.input = W.RadioButtons(options=[str(c) for c in self.choices], value=None,
+            self.input = W.RadioButtons(options=[(label, key) for key, label in self.labels.items()], value=None,
                                         description="Prediction", tooltip=label,
                                         layout=W.Layout(width="auto"))
         elif k == "order":
-            self.input = W.Select(options=[str(c) for c in self.choices], value=str(self.choices[0]),
+            self.input = W.Select(options=[(label, key) for key, label in self.labels.items()], value=self.choices[0],
                                   rows=min(len(self.choices), 8), description="Order",
                                   tooltip="First to last; select an item and move it",
                                   layout=W.Layout(width="360px"))
@@ -273,11 +370,11 @@ class Exercise:
         self.widget.add_class("k8sjobs-exercise")
 
     def _move(self, delta: int) -> None:
-        opts = list(self.input.options)
+        opts = list(self.input.options)  # (label, key) pairs
         item = self.input.value
         if item is None:
             return
-        i = opts.index(item)
+        i = [key for _label, key in opts].index(item)
         j = i + delta
         if not 0 <= j < len(opts):
             return
@@ -288,7 +385,7 @@ class Exercise:
     def prediction(self) -> Any:
         """What the widget's input holds now (the order as a list for ``order``)."""
         if self.kind == "order":
-            return list(self.input.options)
+            return [key for _label, key in self.input.options]
         return self.input.value
 
     def _on_check(self) -> Verdict:

@@ -99,6 +99,93 @@ def test_order(run):
     assert ex.check(["create.plan"]).valid is False
 
 
+FATES = {"kept": "it keeps running", "deleted": "it is deleted with the Job", "replaced": "it is replaced"}
+
+
+def test_choices_are_keys_with_labels_and_the_learner_reads_the_labels(run):
+    ex = Exercise("Which condition does the Job end with?", kind="choice",
+                  choices={"complete": "the Job is Complete", "failed": "the Job Failed"}, run=run,
+                  answer=lambda r: r.trace.final_job.status.conditions[-1].type.lower(), explanation="x")
+    assert ex.choices == ["complete", "failed"] and ex.labels["complete"] == "the Job is Complete"
+    assert ex.check("complete") == Verdict(True, "complete", "Correct: the Job is Complete.")
+    assert ex.check("failed") == Verdict(False, "complete", "Not quite: you said the Job Failed; the run gives "
+                                                            "the Job is Complete.")
+    assert ex.check("the Job is Complete").valid is False, "a label is not a key: translations compare keys"
+    assert ex.reveal() == "Answer: the Job is Complete. x"
+    assert ex.input.options == (("the Job is Complete", "complete"), ("the Job Failed", "failed"))
+    ex.input.value = "complete"
+    ex.check_button.click()
+    assert "✔ Correct: the Job is Complete." in feedback_html(ex)
+
+
+def test_an_order_of_keys_is_shown_as_labels(run):
+    ex = Exercise("?", kind="order", choices={"b": "second", "a": "first"}, run=None, answer=["a", "b"],
+                  explanation="y")
+    assert ex.check(["a", "b"]).message == "Correct: first → second."
+    assert ex.check("b, a").message == "Not quite: you said second → first; the run gives first → second. " \
+                                       "0 of 2 in the right place."
+    assert ex.prediction() == ["b", "a"], "the widget offers the keys in the order given"
+    ex.input.value = "b"
+    ex.down_button.click()
+    assert ex.prediction() == ["a", "b"]
+
+
+@pytest.mark.parametrize("choices, message", [
+    ({"a": "same", "b": "same"}, "choices: the labels must be distinct"),
+    ({"a": "one", 2: "two"}, "choices: the keys must be non-empty strings"),
+    ({"a": "one", "b": ""}, "choices: every label must be a non-empty string"),
+    ({"a": "one"}, "choices: a choice exercise needs at least two choices"),
+])
+def test_bad_choice_tables_are_refused(choices, message):
+    with pytest.raises(ValueError, match=message):
+        Exercise("?", kind="choice", choices=choices, run=None, answer="a", explanation="x")
+
+
+def test_confirm_shows_the_answer_when_the_lesson_is_right(run, capsys):
+    ex = Exercise("You delete the Job. What happens to its pod?", kind="choice", choices=FATES, run=run,
+                  answer="deleted", explanation="The garbage collector deletes what the Job owned.")
+    assert ex.confirm("deleted") is None
+    assert capsys.readouterr().out == ("Answer: it is deleted with the Job. The garbage collector deletes what "
+                                       "the Job owned.\n")
+    number = Exercise("?", kind="number", run=run, answer=first_batch, explanation="three", tolerance=1)
+    number.confirm(3)
+    number.confirm(2)  # within the tolerance the exercise allows
+
+
+ex_drifted = Exercise("How many pods does the first sync create?", kind="number", run=lambda: Run(SAMPLE),
+                      answer=first_batch, explanation="x")
+
+
+@pytest.mark.parametrize("exercise, answer, message", [
+    (ex_drifted, 2, "ex_drifted ('How many pods does the first sync create?'): the lesson's answer is 2, but the "
+                    "simulation computes 3"),
+    (Exercise("?", kind="choice", choices=FATES, run=None, answer="kept", explanation="x", name="ex_fate"),
+     "deleted", "ex_fate: the lesson's answer is 'deleted', but the simulation computes 'kept'"),
+    (Exercise("?", kind="choice", choices=FATES, run=None, answer="kept", explanation="x", name="ex_fate"),
+     "it keeps running", "ex_fate: the lesson's answer is 'it keeps running'"),
+])
+def test_confirm_fails_loudly_naming_the_exercise_when_the_answer_drifted(exercise, answer, message, capsys):
+    with pytest.raises(AssertionError) as error:
+        exercise.confirm(answer)
+    assert str(error.value).startswith(message)
+    assert capsys.readouterr().out == "", "nothing is revealed by a failed confirmation"
+
+
+def test_confirm_in_a_notebook_displays_the_answer_as_html(run, monkeypatch):
+    shown = []
+    import IPython
+    import IPython.display
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
+    ex = Exercise("Which fate?\nPick one.", kind="choice", choices=FATES, run=None, answer="replaced",
+                  explanation="A <new> pod.")
+    ex.confirm("replaced")
+    ((bundle, raw),) = shown
+    assert raw and bundle["text/plain"] == "Answer: it is replaced. A <new> pod."
+    assert "<b>Which fate?</b>" in bundle["text/html"] and "A &lt;new&gt; pod." in bundle["text/html"]
+
+
 def test_text_ignores_case_and_spacing_and_accepts_alternatives(run):
     ex = Exercise("Reason of the Complete condition?", kind="text", run=run,
                   answer=lambda r: [r.trace.final_job.status.conditions[-1].reason, "completions reached"],
@@ -168,7 +255,7 @@ def test_widget_invalid_input_says_what_to_enter_and_reveals_nothing(run):
 def test_widget_choice_and_order_inputs(run):
     ch = Exercise("?", kind="choice", choices=["Complete", "Failed"], run=run,
                   answer=lambda r: r.trace.final_job.status.conditions[-1].type, explanation="x")
-    assert ch.input.options == ("Complete", "Failed") and ch.input.value is None
+    assert ch.input.options == (("Complete", "Complete"), ("Failed", "Failed")) and ch.input.value is None
     ch.check_button.click()
     assert "Pick one of the choices first." in feedback_html(ch)
     ch.input.value = "Complete"
@@ -181,7 +268,7 @@ def test_widget_choice_and_order_inputs(run):
     order.down_button.click()
     order.down_button.click()
     order.down_button.click()  # already last: nothing happens
-    assert order.input.options == ("a", "b", "c") and order.input.value == "c"
+    assert [key for _label, key in order.input.options] == ["a", "b", "c"] and order.input.value == "c"
     order.check_button.click()
     assert "✔ Correct: a → b → c." in feedback_html(order)
 
