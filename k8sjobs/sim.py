@@ -27,7 +27,7 @@ from typing import Any
 
 from .api import yamlio
 from .api.apierrors import APIError
-from .api.errors import DecodeError, InvalidError
+from .api.errors import DecodeError, FieldError, InvalidError
 from .api.events import StoreEventRecorder
 from .api.informer import Informer
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
@@ -129,7 +129,15 @@ def load_job(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> 
 
 def check_workload(job: Job) -> None:
     """Reject invalid sim annotations with field errors naming the annotation."""
-    _, errors = parse_workload(job.spec.template.metadata.annotations)
+    workload, errors = parse_workload(job.spec.template.metadata.annotations)
+    regular = [c.name for c in job.spec.template.spec.containers]
+    unknown = sorted(workload.keeps_running - set(regular))
+    if unknown:
+        key = "sim.k8sjobs.io/keeps-running"
+        errors.append(FieldError.invalid(f"spec.template.metadata.annotations[{key}]",
+                                         job.spec.template.metadata.annotations[key],
+                                         "must name regular containers of the pod template ("
+                                         + ", ".join(regular) + "); not " + ", ".join(unknown)))
     if errors:
         raise InvalidError("Job", job.metadata.name, errors)
 

@@ -10,7 +10,13 @@ real scheduler and kubelets have their own watches) and writes pod status back:
   planned duration and exits with its planned code (:mod:`.workload`); restartPolicy
   OnFailure restarts a failed container in place after the CrashLoopBackOff delay; a
   deleted pod stops after its termination delay, ends in phase Failed and is removed
-  with grace 0 (the Job's finalizer may keep it a while longer);
+  with grace 0 (the Job's finalizer may keep it a while longer); native sidecars
+  (init containers with ``restartPolicy: Always``) run beside the regular containers and
+  are stopped once the last regular container has exited, so they never keep a pod
+  Running; a regular container named in ``sim.k8sjobs.io/keeps-running`` never exits
+  on its own and does keep the pod Running; a pod's own ``spec.activeDeadlineSeconds``
+  (counted from ``status.startTime``, set when the pod is bound) makes the kubelet kill
+  it: phase Failed, reason DeadlineExceeded;
 * **pod GC**: pods of a lost node are marked Failed with DisruptionTarget
   (DeletionByPodGC) and deleted after ``node_lost_delay``; unscheduled pods that are
   being deleted are failed and removed at the next 20 s GC tick.
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..api.apierrors import APIError
@@ -39,6 +46,7 @@ from ..api.types import (
 )
 from ..clock import EventHeap
 from ..hooks import Emit, null_emit
+from ..i18n import _, ngettext
 from . import kubelet as kl
 from .workload import Workload, crash_loop_delay, parse_workload
 
@@ -46,6 +54,8 @@ PRIORITY_CLUSTER = 0
 """Heap priority of kubelet/scheduler actions: before informer deliveries at the same time."""
 POD_GC_PERIOD = 20.0
 DEFAULT_PODS_PER_NODE = 110
+DEFAULT_GRACE_PERIOD = 30
+"""terminationGracePeriodSeconds when a pod spec has none (API defaulting sets it on every Job's pods)."""
 
 
 @dataclass
@@ -63,6 +73,8 @@ class _PodRun:
     run_no: int = 0
     started: bool = False
     stopping: bool = False
+    sidecar_termination_delay: float = 0.0
+    sidecars_stopping: bool = False
 
 
 class Cluster:
@@ -264,6 +276,10 @@ class Cluster:
         if math.isfinite(run.start_latency):  # "never" starts: nothing to schedule
             self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
                                  priority=PRIORITY_CLUSTER, label="kubelet")
+        if bound.spec.active_deadline_seconds is not None:
+            # activeDeadlineHandler: measured from status.startTime, which bind() set to now.
+            self.heap.call_later(float(bound.spec.active_deadline_seconds), lambda: self._pod_deadline(bound),
+                                 priority=PRIORITY_CLUSTER, label="kubelet")
         return True
 
     # ------------------------------------------------------------------ kubelet
@@ -281,7 +297,7 @@ class Cluster:
                        restart_policy=pod.spec.restart_policy or "Never")
         self._tokens += 1
         run = _PodRun(self._tokens, wl, rng, list(plan.runs), plan.termination_delay, plan.evict_after,
-                      plan.start_latency, index)
+                      plan.start_latency, index, sidecar_termination_delay=plan.sidecar_termination_delay)
         self._runs[pod.metadata.uid] = run
         return run
 
@@ -325,12 +341,73 @@ class Cluster:
         if code != 0 and on_failure:
             self._restart_in_place(cur, run, code, t)
             return
-        self._write_status(kl.finish(cur, t, code))
-        self._runs.pop(cur.metadata.uid, None)
+        self._containers_exited(cur, run, kl.finish(cur, t, code, keep_running=run.workload.keeps_running))
+
+    def _containers_exited(self, cur: Pod, run: _PodRun, after: Pod) -> None:
+        """Write the pod after its regular containers exited; stop the sidecars if nothing else runs."""
+        written = self._write_status(after)
+        if after.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            self._runs.pop(cur.metadata.uid, None)
+            return
+        # Something still runs: a kept-running container (the pod stays Running) or sidecars.
+        self._tokens += 1
+        run.token = self._tokens  # what was scheduled for the exited containers no longer applies
+        if written is not None and not kl.regular_containers_running(written) and kl.sidecar_names(written):
+            self._stop_sidecars_later(written, run)
+
+    def _kill_later(self, pod: Pod, delay: float, stopped: Callable[[Pod, float, int], Pod]) -> None:
+        """Stop the pod's remaining containers in ``delay`` s (SIGKILL once the pod's grace period runs out).
+
+        Then write ``stopped(pod, t, exit_code)`` unless the pod has meanwhile gone or finished.
+        """
+        grace = pod.spec.termination_grace_period_seconds
+        grace = DEFAULT_GRACE_PERIOD if grace is None else grace
+        code = kl.EXIT_SIGKILL if delay > grace else kl.EXIT_SIGTERM
+
+        def stop() -> None:
+            cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+            if cur is None or cur.metadata.uid != pod.metadata.uid or cur.status.phase in (Phase.SUCCEEDED,
+                                                                                             Phase.FAILED):
+                return
+            self._write_status(stopped(cur, self.heap.now(), code))
+            self._runs.pop(cur.metadata.uid, None)
+
+        self.heap.call_later(min(delay, grace), stop, priority=PRIORITY_CLUSTER, label="kubelet")
+
+    def _stop_sidecars_later(self, pod: Pod, run: _PodRun) -> None:
+        """The last regular container exited: the kubelet stops the sidecars (killPod, the pod's grace period)."""
+        run.sidecars_stopping = True
+        names = kl.sidecar_names(pod)
+        grace = pod.spec.termination_grace_period_seconds
+        seconds = min(run.sidecar_termination_delay, DEFAULT_GRACE_PERIOD if grace is None else grace)
+        self.emit("cluster.sidecars_stopping",
+                  reason=ngettext("{pod}: its regular containers have exited; the kubelet stops its sidecar "
+                                  "{names} ({seconds} s)",
+                                  "{pod}: its regular containers have exited; the kubelet stops its sidecars "
+                                  "{names} in reverse order ({seconds} s)", len(names)).format(
+                      pod=pod.metadata.name, names=", ".join(names), seconds=f"{seconds:g}"),
+                  pod=pod.metadata.name, sidecars=names)
+        self._kill_later(pod, run.sidecar_termination_delay, kl.stop_sidecars)
+
+    def _pod_deadline(self, pod: Pod) -> None:
+        """The pod outlived spec.activeDeadlineSeconds: the kubelet kills its containers, then reports Failed."""
+        run = self._runs.get(pod.metadata.uid)
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if (run is None or run.stopping or cur is None or cur.metadata.uid != pod.metadata.uid
+                or cur.metadata.deletion_timestamp is not None or cur.spec.node_name in self.lost_nodes
+                or cur.status.phase in (Phase.SUCCEEDED, Phase.FAILED)):
+            return
+        run.stopping = True
+        self.emit("cluster.pod_deadline",
+                  reason=_("{pod} was active on its node for {seconds} s, its own activeDeadlineSeconds: the "
+                           "kubelet stops its containers and fails it (DeadlineExceeded)").format(
+                      pod=cur.metadata.name, seconds=cur.spec.active_deadline_seconds),
+                  pod=cur.metadata.name, seconds=cur.spec.active_deadline_seconds)
+        self._kill_later(cur, run.termination_delay, kl.fail_for_deadline)
 
     def _restart_in_place(self, cur: Pod, run: _PodRun, code: int, t: float) -> None:
         """restartPolicy OnFailure: the container exited ``code``; the kubelet restarts it, the pod stays Running."""
-        restarted = self._write_status(kl.restart_container(cur, t, code))
+        restarted = self._write_status(kl.restart_container(cur, t, code, run.workload.keeps_running))
         if restarted is None:
             return
         # A new token: whatever was scheduled for the run that just ended no longer applies.
@@ -361,7 +438,12 @@ class Cluster:
         if pod.spec.node_name in self.lost_nodes:
             return
         run = self._runs.get(pod.metadata.uid)
+        if run is not None and run.sidecars_stopping:
+            return  # the kubelet is already stopping the pod's last containers
         delay = run.termination_delay if run is not None else 0.0
+        if run is not None and kl.sidecar_names(pod):
+            # Sidecars get SIGTERM only once the regular containers have stopped.
+            delay = (delay if kl.regular_containers_running(pod) else 0.0) + run.sidecar_termination_delay
         grace = pod.metadata.deletion_grace_period_seconds or 0
         killed = delay > grace
         if run is not None:
@@ -435,12 +517,17 @@ class Cluster:
                                                           "condition added by a k8sjobs fault")) or pod
             self._restart_in_place(pod, run, exit_code, t)
             return
-        self._runs.pop(pod.metadata.uid, None)
-        failed = kl.finish(pod, t, exit_code, container)
+        run = self._runs.get(pod.metadata.uid)
+        keep = run.workload.keeps_running if run is not None else frozenset()
+        failed = kl.finish(pod, t, exit_code, container, keep_running=keep)
         if condition:
             failed = kl.set_condition(failed, condition, ConditionStatus.TRUE, t, "Injected",
                                       "condition added by a k8sjobs fault")
-        self._write_status(failed)
+        if run is None or failed.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            self._runs.pop(pod.metadata.uid, None)
+            self._write_status(failed)
+        else:
+            self._containers_exited(pod, run, failed)
 
     def on_node(self) -> dict[str, list[str]]:
         """node -> its non-terminal pods (sorted), for views."""

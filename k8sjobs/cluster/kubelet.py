@@ -5,6 +5,14 @@ scheduled, started (Running and Ready), a container restarted in place
 (restartPolicy OnFailure), finished (Succeeded or Failed with exit codes and finish
 times), or stopped after a deletion. The simulated kubelet (:mod:`.cluster`) and the
 conformance harness both use them, so a pod that "fails" looks the same everywhere.
+
+Init containers: a regular init container has run to completion (exit 0) by the time the
+pod starts; a *native sidecar* (an init container with ``restartPolicy: Always``) keeps
+running beside the regular containers. The pod's phase follows the kubelet's ``getPhase``
+(pkg/kubelet/kubelet_pods.go): while any regular or sidecar container runs the pod is
+Running; once none does, it is Succeeded when every regular container exited 0, else
+Failed, and the exit codes of sidecars do not count. The kubelet stops the sidecars only
+after the last regular container has exited (:func:`stop_sidecars`).
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from ..api.types import (
 
 EXIT_SIGTERM = 143
 EXIT_SIGKILL = 137
+POD_DEADLINE_REASON = "DeadlineExceeded"
+POD_DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline"
 
 
 def set_condition(pod: Pod, ctype: str, status: str, t: float, reason: str = "", message: str = "") -> Pod:
@@ -66,11 +76,25 @@ def container_names(pod: Pod) -> list[str]:
     return [c.name for c in pod.spec.containers] or ["main"]
 
 
+def sidecar_names(pod: Pod) -> list[str]:
+    """The pod's native sidecars: init containers with ``restartPolicy: Always``, in spec order.
+
+    Mirrors ``IsRestartableInitContainer`` (pkg/api/v1/pod).
+    """
+    return [c.name for c in pod.spec.init_containers or () if c.restart_policy == "Always"]
+
+
 def bind(pod: Pod, node: str, t: float) -> Pod:
-    """The scheduler assigned the pod to ``node``."""
+    """The scheduler assigned the pod to ``node``, and the node's kubelet accepted it.
+
+    The kubelet sets ``status.startTime`` when it first handles the pod, before any image is
+    pulled or container started (the pod-level ``activeDeadlineSeconds`` counts from it).
+    """
     conds = merged_conditions(pod.status.conditions, t, (("PodScheduled", ConditionStatus.TRUE, "", ""),))
-    return evolve(pod, spec=evolve(pod.spec, node_name=node),
-                  status=pod.status if conds is None else evolve(pod.status, conditions=conds))
+    status = pod.status if conds is None else evolve(pod.status, conditions=conds)
+    if status.start_time is None:
+        status = evolve(status, start_time=t)
+    return evolve(pod, spec=evolve(pod.spec, node_name=node), status=status)
 
 
 def unschedulable(pod: Pod, t: float, message: str) -> Pod:
@@ -78,8 +102,27 @@ def unschedulable(pod: Pod, t: float, message: str) -> Pod:
     return set_condition(pod, "PodScheduled", ConditionStatus.FALSE, t, "Unschedulable", message)
 
 
+def _init_statuses_at_start(pod: Pod, t: float, ready: bool) -> tuple[ContainerStatus, ...]:
+    """Init container statuses once the regular containers start (kept as they are on a restart in place)."""
+    if pod.status.init_container_statuses or not pod.spec.init_containers:
+        return pod.status.init_container_statuses
+    out = []
+    for c in pod.spec.init_containers:
+        if c.restart_policy == "Always":
+            out.append(ContainerStatus(name=c.name, ready=ready, started=True,
+                                       state=ContainerState(running=ContainerStateRunning(started_at=t))))
+        else:
+            done = ContainerStateTerminated(exit_code=0, reason="Completed", started_at=t, finished_at=t)
+            out.append(ContainerStatus(name=c.name, ready=True, started=False, state=ContainerState(terminated=done)))
+    return tuple(out)
+
+
 def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
-    """Containers run; the pod is Running (and Ready unless ``ready`` is false)."""
+    """Containers run; the pod is Running (and Ready unless ``ready`` is false).
+
+    Regular init containers have completed and native sidecars run (they start first, in
+    spec order; the simulation folds that into the pod's start latency).
+    """
     old = {s.name: s for s in pod.status.container_statuses}
     statuses = tuple(
         ContainerStatus(name=n, ready=ready, started=True,
@@ -92,14 +135,21 @@ def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
                                                           ("ContainersReady", state, "", ""), ("Ready", state, "", "")))
     return evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
                                      start_time=pod.status.start_time if pod.status.start_time is not None else t,
+                                     init_container_statuses=_init_statuses_at_start(pod, t, ready),
                                      container_statuses=statuses,
                                      conditions=pod.status.conditions if conds is None else conds))
 
 
-def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
-    """restartPolicy OnFailure: the container exited ``exit_code`` and waits to restart (CrashLoopBackOff)."""
+def restart_container(pod: Pod, t: float, exit_code: int, keep_running: frozenset[str] = frozenset()) -> Pod:
+    """restartPolicy OnFailure: the container exited ``exit_code`` and waits to restart (CrashLoopBackOff).
+
+    Containers named in ``keep_running`` did not exit and keep their status.
+    """
     statuses = []
     for s in pod.status.container_statuses:
+        if s.name in keep_running and s.state.running is not None:
+            statuses.append(s)
+            continue
         last = ContainerState(terminated=ContainerStateTerminated(exit_code=exit_code, reason="Error",
                                                                   finished_at=t))
         statuses.append(evolve(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
@@ -110,38 +160,116 @@ def restart_container(pod: Pod, t: float, exit_code: int) -> Pod:
                                      conditions=pod.status.conditions if conds is None else conds))
 
 
-def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None, *,
-           reason: str | None = None) -> Pod:
-    """Every container terminated at ``t``: ``container`` (default the first) exits ``exit_code``, others 0.
+def _terminated(prev: ContainerStatus | None, name: str, t: float, code: int, reason: str | None) -> ContainerStatus:
+    started = prev.state.running.started_at if prev is not None and prev.state.running else None
+    term = ContainerStateTerminated(exit_code=code, reason=reason or ("Completed" if code == 0 else "Error"),
+                                    started_at=started, finished_at=t)
+    return ContainerStatus(name=name, ready=False, started=False,
+                           restart_count=prev.restart_count if prev is not None else 0,
+                           last_state=prev.last_state if prev is not None else ContainerState(),
+                           state=ContainerState(terminated=term))
 
-    The phase is Succeeded when every exit code is 0, else Failed; Ready turns False.
+
+def _settle(pod: Pod, t: float, statuses: tuple[ContainerStatus, ...],
+            init_statuses: tuple[ContainerStatus, ...]) -> Pod:
+    """The pod with these container statuses, its phase and readiness as the kubelet computes them.
+
+    Mirrors the terminal branch of ``getPhase``: a running regular or sidecar container keeps
+    the pod Running (not Ready); otherwise Succeeded when every regular container exited 0,
+    else Failed (sidecar exit codes are ignored).
+    """
+    sidecars = set(sidecar_names(pod))
+    busy = [s.name for s in statuses if s.state.running is not None]
+    busy_sidecars = [s.name for s in init_statuses if s.name in sidecars and s.state.running is not None]
+    if busy or busy_sidecars:
+        unready = [s.name for s in statuses if s.state.running is None]
+        message = "containers with unready status: [" + " ".join(unready) + "]"
+        conds = merged_conditions(pod.status.conditions, t,
+                                  (("ContainersReady", ConditionStatus.FALSE, "ContainersNotReady", message),
+                                   ("Ready", ConditionStatus.FALSE, "ContainersNotReady", message)))
+        phase = Phase.RUNNING
+    else:
+        phase = Phase.SUCCEEDED if all(s.state.terminated.exit_code == 0 for s in statuses) else Phase.FAILED
+        conds = merged_conditions(pod.status.conditions, t,
+                                  (("ContainersReady", ConditionStatus.FALSE, "PodCompleted", ""),
+                                   ("Ready", ConditionStatus.FALSE, "PodCompleted", "")))
+    return evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=statuses,
+                                     init_container_statuses=init_statuses,
+                                     conditions=pod.status.conditions if conds is None else conds))
+
+
+def finish(pod: Pod, t: float, exit_code: int = 0, container: str | None = None, *,
+           reason: str | None = None, keep_running: frozenset[str] = frozenset()) -> Pod:
+    """The regular containers exit at ``t``: ``container`` (default the first) with ``exit_code``, others 0.
+
+    Containers named in ``keep_running`` (other than ``container``) that are running do not
+    exit. The phase is Succeeded when every regular container exited 0, else Failed; while a
+    regular container or a native sidecar still runs, the pod stays Running, not Ready (the
+    kubelet then stops the sidecars: :func:`stop_sidecars`).
     """
     names = container_names(pod)
     target = container or names[0]
     old = {s.name: s for s in pod.status.container_statuses}
     statuses = []
     for n in names:
-        code = exit_code if n == target else 0
         prev = old.get(n)
-        started = prev.state.running.started_at if prev is not None and prev.state.running else None
-        term = ContainerStateTerminated(exit_code=code, reason=reason or ("Completed" if code == 0 else "Error"),
-                                        started_at=started, finished_at=t)
-        statuses.append(ContainerStatus(name=n, ready=False, started=False,
-                                        restart_count=prev.restart_count if prev is not None else 0,
-                                        last_state=prev.last_state if prev is not None else ContainerState(),
-                                        state=ContainerState(terminated=term)))
-    phase = Phase.SUCCEEDED if all(s.state.terminated.exit_code == 0 for s in statuses) else Phase.FAILED
-    conds = merged_conditions(pod.status.conditions, t, (("ContainersReady", ConditionStatus.FALSE, "PodCompleted", ""),
-                                                          ("Ready", ConditionStatus.FALSE, "PodCompleted", "")))
-    return evolve(pod, status=evolve(pod.status, phase=phase, container_statuses=tuple(statuses),
-                                     conditions=pod.status.conditions if conds is None else conds))
+        if n != target and n in keep_running and prev is not None and prev.state.running is not None:
+            statuses.append(prev)
+        elif prev is not None and prev.state.terminated is not None:
+            statuses.append(prev)  # exited earlier; its exit code stays
+        else:
+            statuses.append(_terminated(prev, n, t, exit_code if n == target else 0, reason))
+    return _settle(pod, t, tuple(statuses), pod.status.init_container_statuses)
+
+
+def regular_containers_running(pod: Pod) -> bool:
+    """Whether a regular container of the pod still runs (or has not started yet)."""
+    statuses = {s.name: s for s in pod.status.container_statuses}
+    return any(n not in statuses or statuses[n].state.terminated is None for n in container_names(pod))
+
+
+def stop_sidecars(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:
+    """The kubelet stopped the native sidecars after the last regular container exited.
+
+    Upstream sends them SIGTERM in reverse spec order (then SIGKILL when the grace period
+    runs out); their exit codes do not count for the phase.
+    """
+    sidecars = set(sidecar_names(pod))
+    init = tuple(_terminated(s, s.name, t, exit_code, "Error" if exit_code else None)
+                 if s.name in sidecars and s.state.running is not None else s
+                 for s in pod.status.init_container_statuses)
+    return _settle(pod, t, pod.status.container_statuses, init)
 
 
 def stop_after_deletion(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:
-    """A deleted pod's containers stopped: phase Failed (Succeeded if they had all exited 0 already)."""
+    """A deleted pod's containers stopped: phase Failed (Succeeded if they had all exited 0 already).
+
+    Every container still running (regular or sidecar) ends with ``exit_code``; containers
+    that had exited keep their own.
+    """
     if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
         return pod
-    return finish(pod, t, exit_code, reason="Error")
+    names = container_names(pod)
+    old = {s.name: s for s in pod.status.container_statuses}
+    statuses = tuple(old[n] if n in old and old[n].state.terminated is not None
+                     else _terminated(old.get(n), n, t, exit_code, "Error") for n in names)
+    sidecars = set(sidecar_names(pod))
+    init = tuple(_terminated(s, s.name, t, exit_code, "Error") if s.name in sidecars and s.state.running is not None
+                 else s for s in pod.status.init_container_statuses)
+    return _settle(pod, t, statuses, init)
+
+
+def fail_for_deadline(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:
+    """The pod outlived its own ``spec.activeDeadlineSeconds``: the kubelet killed it.
+
+    Mirrors pkg/kubelet/active_deadline.go: phase Failed with reason ``DeadlineExceeded`` and
+    the message "Pod was active on the node longer than the specified deadline", written
+    once its containers have stopped (the kubelet never reports a terminal phase while a
+    container may still run).
+    """
+    stopped = stop_after_deletion(pod, t, exit_code)
+    return evolve(stopped, status=evolve(stopped.status, phase=Phase.FAILED, reason=POD_DEADLINE_REASON,
+                                         message=POD_DEADLINE_MESSAGE))
 
 
 def add_disruption(pod: Pod, t: float, reason: str, message: str) -> Pod:

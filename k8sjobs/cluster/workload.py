@@ -15,6 +15,10 @@ One manifest describes the experiment, KWOK-stage style. Keys (on
 ``sim.k8sjobs.io/fail-attempts``            the first N pods (per index for Indexed Jobs) fail
 ``sim.k8sjobs.io/restarts``                 restartPolicy OnFailure: fail N times in place first
 ``sim.k8sjobs.io/termination-delay``        how long a deleted pod takes to stop (default 1s)
+``sim.k8sjobs.io/sidecar-termination-delay``  how long native sidecars take to stop once the kubelet
+                                            stops them (default 1s)
+``sim.k8sjobs.io/keeps-running``            regular containers that never exit on their own
+                                            (``istio-proxy``; a classic sidecar)
 ``sim.k8sjobs.io/evict-after``              evict the pod this long after it starts (DisruptionTarget)
 ``sim.k8sjobs.io/evict-pods``               which pods are evicted, by 1-based creation ordinal
 ``pod-complete.stage.kwok.x-k8s.io/delay``  KWOK: run time (used when ``duration`` is absent)
@@ -47,7 +51,8 @@ CRASH_LOOP_BASE, CRASH_LOOP_MAX = 10.0, 300.0
 """The kubelet's container restart backoff (10 s doubling, capped at 5 minutes)."""
 
 KNOWN_KEYS = ("duration", "start-latency", "fail-rate", "exit-code", "fail-indexes", "exit-codes", "durations",
-              "fail-attempts", "restarts", "termination-delay", "evict-after", "evict-pods")
+              "fail-attempts", "restarts", "termination-delay", "evict-after", "evict-pods",
+              "sidecar-termination-delay", "keeps-running")
 
 _GO_DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)(h|ms|us|µs|ns|m|s))+$")
 _GO_PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|us|µs|ns|m|s)")
@@ -122,6 +127,20 @@ def parse_index_set(text: str) -> frozenset[int]:
     return frozenset(out)
 
 
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+def parse_container_names(text: str) -> frozenset[str]:
+    """``istio-proxy,log-shipper`` -> the container names; raises ValueError."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError("must name at least one container, such as istio-proxy")
+    for n in names:
+        if not _DNS_LABEL.match(n):
+            raise ValueError(f"{n!r} is not a container name (a DNS label such as istio-proxy)")
+    return frozenset(names)
+
+
 def _parse_per_index(text: str, parse_value) -> tuple[tuple[frozenset[int] | None, object], ...]:
     rules = []
     for item in text.split(";"):
@@ -152,6 +171,7 @@ class PodPlan:
     """(duration, exit code) of each run: more than one only for restartPolicy OnFailure."""
     termination_delay: float
     evict_after: float | None = None
+    sidecar_termination_delay: float = DEFAULT_TERMINATION_DELAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +190,9 @@ class Workload:
     termination_delay: Span = field(default_factory=lambda: Span(DEFAULT_TERMINATION_DELAY))
     evict_after: Span | None = None
     evict_pods: frozenset[int] | None = None
+    sidecar_termination_delay: Span = field(default_factory=lambda: Span(DEFAULT_TERMINATION_DELAY))
+    keeps_running: frozenset[str] = frozenset()
+    """Regular containers that only stop when the pod is deleted or killed."""
 
     def plan(self, rng: random.Random, *, index: int | None, attempt: int, ordinal: int,
              restart_policy: str) -> PodPlan:
@@ -191,7 +214,9 @@ class Workload:
         evict = None
         if self.evict_after is not None and (self.evict_pods is None or ordinal in self.evict_pods):
             evict = self.evict_after.draw(rng)
-        return PodPlan(latency, tuple(runs), term, evict)
+        # Drawn last, so manifests without sidecars keep every other draw where it was.
+        sidecar_term = self.sidecar_termination_delay.draw(rng)
+        return PodPlan(latency, tuple(runs), term, evict, sidecar_term)
 
     def final_exit_code(self, rng: random.Random, index: int | None, attempt: int) -> int:
         """The exit code of a pod's last (or, under OnFailure, next) run."""
@@ -253,6 +278,9 @@ def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldErr
     read(PREFIX + "termination-delay", lambda s: parse_span(s, allow_never=False), "termination_delay")
     read(PREFIX + "evict-after", lambda s: parse_span(s, allow_never=False), "evict_after")
     read(PREFIX + "evict-pods", parse_index_set, "evict_pods")
+    read(PREFIX + "sidecar-termination-delay", lambda s: parse_span(s, allow_never=False),
+         "sidecar_termination_delay")
+    read(PREFIX + "keeps-running", parse_container_names, "keeps_running")
     # KWOK's pod-complete stage: delay, or a random time between delay and jitter-delay.
     low = high = None
     if KWOK_DELAY in annotations:
