@@ -6,7 +6,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
   ``run.cycle(k)``, ``run.state_at(k)``, ``run.fork(k, "fail_pod", name=...)``.
 * :class:`Simulation` — the engine itself, step by step, with faults and actions.
 * :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
-* :func:`render_trace`, :func:`describe_job` — stable text of a run.
+* :func:`render_trace` — stable text of a run; :func:`describe_job`, :func:`get_job` — what
+  ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print.
 * :func:`set_language`, :func:`get_language` — the language of everything shown
   (``"en"``, ``"zh-CN"``, ``"zh-TW"``, ``"ru"``).
 * :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
@@ -25,7 +26,7 @@ from typing import Any
 from .api.errors import DecodeError, FieldError, InvalidError
 from .i18n import LANGUAGES, get_language, set_language
 from .sim import SimConfig, Simulation, SimulationError, load_job, validate
-from .trace import Run, Trace, describe_job, render_trace
+from .trace import Run, Trace, describe_job, get_job, render_trace
 
 __version__ = "0.1.0"
 
@@ -68,6 +69,7 @@ __all__ = [
     "Trace",
     "VIEWS",
     "describe_job",
+    "get_job",
     "get_language",
     "load_job",
     "render_trace",
