@@ -11,7 +11,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :func:`set_language`, :func:`get_language` — the language of everything shown
   (``"en"``, ``"zh-CN"``, ``"zh-TW"``, ``"ru"``).
 * :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
-  text twins (need the ``viz`` extra: plotly, networkx, numpy).
+  text twins (need the ``viz`` extra: plotly, networkx; no numpy,
+  so they also run in the browser with JupyterLite).
 * :class:`Explorer`, :class:`Exercise` — the lesson dashboard and predict-then-reveal
   exercises (need the ``widgets`` extra: ipywidgets, anywidget).
 

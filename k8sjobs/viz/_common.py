@@ -74,7 +74,50 @@ def bar_marker(outcome: str, **extra: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ figures
 
 
-def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view: str) -> go.Figure:
+def _nbformat_ok() -> bool:
+    """True where plotly's own display works: nbformat >= 4.2 imports (plotly's own check)."""
+    try:
+        import nbformat
+        from packaging.version import Version
+
+        return Version(nbformat.__version__) >= Version("4.2.0")
+    except Exception:  # not installed (JupyterLite), or no usable version
+        return False
+
+
+class Figure(go.Figure):
+    """A plotly ``Figure`` that also displays where nbformat cannot be installed (JupyterLite).
+
+    plotly's display (``pio.show``) refuses to publish even its own JSON mimetype unless
+    nbformat >= 4.2 imports, and nbformat cannot be installed in the browser (Pyodide): its
+    jsonschema stack needs rpds-py, which has no wasm wheel. Publishing the figure needs no
+    nbformat, so without it this figure publishes the ``application/vnd.plotly.v1+json`` bundle
+    itself -- what plotly publishes in JupyterLab -- and JupyterLab's plotly extension draws
+    it. Where nbformat imports, plotly's own display runs unchanged.
+    """
+
+    def _mimetype_bundle(self) -> dict[str, Any]:
+        # plotly's "plotly_mimetype" renderer, as plotly's display uses it in JupyterLab; only
+        # the JSON mimetype: no renderer that inlines or downloads plotly.js.
+        return pio.renderers["plotly_mimetype"].to_mimebundle(self.to_dict())
+
+    def _repr_mimebundle_(self, include=None, exclude=None, validate=True, **kwargs):
+        """The display bundle; without nbformat, plotly's JSON mimetype alone (see the class)."""
+        if _nbformat_ok():
+            return super()._repr_mimebundle_(include, exclude, validate, **kwargs)
+        return self._mimetype_bundle()
+
+    def _ipython_display_(self) -> None:
+        """Display in IPython; without nbformat, publish the JSON mimetype bundle directly."""
+        if _nbformat_ok():
+            super()._ipython_display_()
+            return
+        from IPython.display import display
+
+        display(self._mimetype_bundle(), raw=True)
+
+
+def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view: str) -> Figure:
     """A Figure from plain dicts, with our template, font and a deterministic ``uirevision``.
 
     ``uirevision`` is the view name, so a dashboard that updates the figure in place keeps
@@ -90,7 +133,7 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
         lay["margin"] = {**lay["margin"], "t": lay["margin"].get("t", 100) + extra}
         if "height" in lay:
             lay["height"] = lay["height"] + extra
-    return go.Figure(data=list(data), layout=lay, _validate=False)
+    return Figure(data=list(data), layout=lay, _validate=False)
 
 
 SUBTITLE_WIDTH = 140

@@ -107,7 +107,7 @@ def test_runtime_txt_names_the_python_the_lock_was_made_for() -> None:
 def test_the_binder_folder_is_complete_for_repo2docker() -> None:
     text = LOCK.read_text(encoding="utf-8")
     assert re.search(r"^-e \.$", text, re.M), "the project itself is installed from the lock"
-    wanted = {"jupyterlab", "notebook", "ipywidgets", "anywidget", "plotly", "networkx", "numpy", "voila",
+    wanted = {"jupyterlab", "notebook", "ipywidgets", "anywidget", "plotly", "networkx", "voila",
               "pyyaml", "jupyterlab-language-pack-zh-cn", "jupyterlab-language-pack-ru-ru"}
     assert wanted <= set(pins(LOCK)), f"missing pins: {sorted(wanted - set(pins(LOCK)))}"
     # repo2docker reads only binder/ when it exists: nothing else may be needed.
