@@ -1,8 +1,10 @@
 """The reporting hook that lets lower layers explain themselves without importing ``trace``.
 
 A component calls ``emit(kind, **fields)``; the trace layer subscribes. ``kind`` is a
-machine-readable rule id such as ``"slow_start.batch"``; ``fields`` carry the numbers
-behind the decision and a human sentence under the key ``reason``.
+machine-readable rule id such as ``"create.slow_start_batch"``; ``fields`` carry the numbers
+and names behind the decision (``case`` picks one of a rule's sentences). No sentence is
+formatted here: :mod:`k8sjobs.trace.reasons` renders it from the rule's template when it is
+shown, in the learner's language.
 """
 
 from __future__ import annotations

@@ -1,30 +1,84 @@
-"""Languages: every learner-visible word goes through gettext-style calls.
+"""Languages: every learner-visible word goes through gettext.
 
 This is the bottom layer (beside ``clock``, ``ids`` and ``hooks``), so any layer may mark its
 words with ``_()``, ``ngettext()``, ``pgettext()``, ``npgettext()`` or, for module-level
-constants translated when shown, ``N_()``.
+constants translated when shown, ``N_()`` (``Nn_()`` for a singular/plural pair).
 
-Stage 1 (this file as first committed): the calls and :func:`set_language` exist and speak
-English only, so code written now is already marked. The message catalogs (Babel, issue 13)
-replace the bodies without changing the calls.
+The catalogs are standard gettext: ``k8sjobs/locale/k8sjobs.pot`` (extracted by Babel with
+``python tools/i18n.py extract``), one ``.po`` per language and the compiled ``.mo`` files
+that ship inside the package. At run time only the standard library's :mod:`gettext` reads
+them, so the package needs nothing compiled (it runs in Pyodide too). English is the source:
+it needs no catalog.
+
+The language is chosen with :func:`set_language` or, before ``k8sjobs`` is imported, the
+``K8SJOBS_LANG`` environment variable (the CLI's ``--lang`` calls :func:`set_language`).
+Whatever is created or rendered afterwards speaks that language.
 """
 
 from __future__ import annotations
 
+import gettext as _gettext
+import os
+from pathlib import Path
+
 LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
 """The languages the course speaks, as BCP 47 tags (the gettext locale is ``zh_CN``, ...)."""
 
+DOMAIN = "k8sjobs"
+"""The gettext domain: ``locale/<ll_CC>/LC_MESSAGES/k8sjobs.mo``."""
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+"""Where the catalogs live inside the package."""
+
+ENV_VAR = "K8SJOBS_LANG"
+"""The environment variable that chooses the language at import time."""
+
+_NULL = _gettext.NullTranslations()
+_loaded: dict[str, _gettext.NullTranslations] = {"en": _NULL}
 _current = "en"
+_t: _gettext.NullTranslations = _NULL
+
+
+def locale_name(language: str) -> str:
+    """The gettext locale directory of a language tag: ``"zh-CN"`` -> ``"zh_CN"``."""
+    return language.replace("-", "_")
+
+
+def _canonical(language: str) -> str:
+    """The tag of :data:`LANGUAGES` that ``language`` names (case and ``_``/``-`` do not matter)."""
+    if isinstance(language, str):
+        wanted = language.strip().replace("_", "-").lower()
+        for known in LANGUAGES:
+            if known.lower() == wanted:
+                return known
+    raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+
+
+def translations(language: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``language`` (loaded once; English is the identity)."""
+    language = _canonical(language)
+    found = _loaded.get(language)
+    if found is None:
+        path = LOCALE_DIR / locale_name(language) / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        try:
+            with open(path, "rb") as fh:
+                found = _gettext.GNUTranslations(fh)
+        except OSError as exc:
+            raise RuntimeError(f"the {language} catalog is missing ({path}): the package was built without "
+                               "its compiled catalogs; run `python tools/i18n.py compile`") from exc
+        _loaded[language] = found
+    return found
 
 
 def set_language(language: str) -> str:
-    """Choose the language of everything shown from now on; returns it.
+    """Choose the language of everything shown from now on; returns its tag.
 
+    ``language`` is one of :data:`LANGUAGES` (``"zh_CN"`` or ``"ZH-cn"`` are accepted too).
     Raises ``ValueError`` naming the known languages for an unknown one.
     """
-    global _current
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    global _current, _t
+    language = _canonical(language)
+    _t = translations(language)
     _current = language
     return _current
 
@@ -34,9 +88,20 @@ def get_language() -> str:
     return _current
 
 
+def use_translations(catalog: _gettext.NullTranslations, name: str) -> tuple[str, _gettext.NullTranslations]:
+    """Speak through ``catalog`` (e.g. a test's pseudo-locale); returns what to pass back to restore.
+
+    ``use_translations(*previous)`` restores the language that was current before.
+    """
+    global _current, _t
+    previous = (_current, _t)
+    _t, _current = catalog, name
+    return previous[1], previous[0]
+
+
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return message
+    return _t.gettext(message)
 
 
 def N_(message: str) -> str:
@@ -44,16 +109,33 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction only; show it with ``ngettext(*pair, n)``."""
+    return singular, plural
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the count ``n`` (Russian has three)."""
-    return singular if n == 1 else plural
+    return _t.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """Translate ``message`` where the same English needs different words in another context."""
-    return message
+    return _t.pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a context."""
-    return singular if n == 1 else plural
+    return _t.npgettext(context, singular, plural, n)
+
+
+def _from_environment() -> None:
+    value = os.environ.get(ENV_VAR, "").strip()
+    if value:
+        try:
+            set_language(value)
+        except ValueError as exc:
+            raise ValueError(f"{ENV_VAR}={value}: {exc}") from None
+
+
+_from_environment()

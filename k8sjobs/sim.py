@@ -372,8 +372,7 @@ class Simulation:
     def _record(self, action: str, /, **kwargs: Any) -> None:
         self.actions.append(Action(self.events_run, action, tuple(sorted(kwargs.items())), self.clock.now(),
                                    self.cycles))
-        self._emit("action." + action, reason=f"learner action: {action}("
-                   + ", ".join(f"{k}={v!r}" for k, v in sorted(kwargs.items())) + ")", **kwargs)
+        self._emit("action." + action, action=action, **kwargs)
 
     def apply(self, action: str, /, **kwargs: Any) -> None:
         """Apply an action by name (what replay uses); raises SimulationError on bad input.

@@ -151,8 +151,7 @@ class Cluster:
         if self.store.try_get("Node", "", name) is not None:
             self.store.delete("Node", "", name)
         victims = sorted(n for _, n in self._on_node.get(name, ()))
-        self.emit("cluster.node_lost", reason=f"node {name} lost: its {len(victims)} pod(s) will be failed and "
-                  f"deleted by pod GC in {self.node_lost_delay:g} s", node=name, pods=victims)
+        self.emit("cluster.node_lost", node=name, pods=victims, delay=self.node_lost_delay)
         self.heap.call_later(self.node_lost_delay, lambda: self._gc_lost_node(name), priority=PRIORITY_CLUSTER,
                              label=f"podgc:{name}")
 
@@ -167,8 +166,7 @@ class Cluster:
                                        "PodGC: node no longer exists")
             self._write_status(failed)
             self._delete(pod, grace=0)
-            self.emit("cluster.pod_gc", reason=f"pod GC failed and deleted {name}: its node {node} no longer exists",
-                      pod=name, node=node)
+            self.emit("cluster.pod_gc", pod=name, node=node)
 
     # ------------------------------------------------------------------ helpers
 
@@ -265,7 +263,7 @@ class Cluster:
             msg = f"0/{n} nodes are available: {n} Too many pods."
             if not any(c.type == "PodScheduled" and c.reason == "Unschedulable" for c in pod.status.conditions):
                 self._write_status(kl.unschedulable(pod, t, msg))
-                self.emit("cluster.unschedulable", reason=f"{name} waits: no node has a free pod slot", pod=name)
+                self.emit("cluster.unschedulable", pod=name)
             return False
         self._pending.pop(key, None)
         bound = self._write_spec(kl.bind(pod, node, t))
@@ -419,9 +417,8 @@ class Cluster:
             duration = run.plan_runs[-1][0]
             run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
         count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
-        self.emit("cluster.container_restart", reason=f"{cur.metadata.name}: container exited {code}; "
-                  f"restart {count} in {crash_loop_delay(count):g} s (CrashLoopBackOff)",
-                  pod=cur.metadata.name, exit_code=code, restarts=count)
+        self.emit("cluster.container_restart", pod=cur.metadata.name, exit_code=code, restarts=count,
+                  delay=crash_loop_delay(count))
         self.heap.call_later(crash_loop_delay(count), lambda: self._start(restarted, token),
                              priority=PRIORITY_CLUSTER, label="kubelet")
 
@@ -490,8 +487,7 @@ class Cluster:
             raise ValueError(f'pod "{name}" not found')
         t = self.heap.now()
         marked = self._write_status(kl.add_disruption(pod, t, "EvictionByEvictionAPI", "Eviction API: evicting"))
-        self.emit("cluster.evicted", reason=f"{name} evicted: DisruptionTarget=True, then deleted gracefully",
-                  pod=name)
+        self.emit("cluster.evicted", pod=name)
         self._delete(marked or pod)
 
     def fail_pod(self, name: str, namespace: str = "default", *, exit_code: int = 1, container: str | None = None,

@@ -34,6 +34,7 @@ from k8sjobs.api.types import (
     PodConditionType,
     PodReplacementPolicy,
 )
+from k8sjobs.i18n import N_, _
 
 # --------------------------------------------------------------------------------------
 # Pod classification (controller_utils.go, podutil, job_controller.go)
@@ -199,25 +200,27 @@ class OrderRule:
 
 
 ORDER_RULES: tuple[OrderRule, ...] = (
-    OrderRule("unassigned-first", "unassigned pods go first", _assigned),
-    OrderRule("earlier-phase-first", "Pending pods go before Unknown ones, Unknown before Running", _phase_rank),
-    OrderRule("not-ready-first", "pods that are not ready go first", is_pod_ready),
-    OrderRule("recently-ready-first", "the pod ready for less time goes first (unset time first)", _ready_time),
-    OrderRule("more-restarts-first", "the pod with more container restarts goes first",
+    OrderRule("unassigned-first", N_("unassigned pods go first"), _assigned),
+    # TRANSLATORS: Pending, Unknown and Running are pod phases (stay English).
+    OrderRule("earlier-phase-first", N_("Pending pods go before Unknown ones, Unknown before Running"), _phase_rank),
+    OrderRule("not-ready-first", N_("pods that are not ready go first"), is_pod_ready),
+    OrderRule("recently-ready-first", N_("the pod ready for less time goes first (unset time first)"), _ready_time),
+    OrderRule("more-restarts-first", N_("the pod with more container restarts goes first"),
               lambda p: -max_container_restarts(p)[0]),
-    OrderRule("more-sidecar-restarts-first", "with equal restarts, the pod with more sidecar restarts goes first",
+    OrderRule("more-sidecar-restarts-first", N_("with equal restarts, the pod with more sidecar restarts goes first"),
               lambda p: -max_container_restarts(p)[1]),
-    OrderRule("newer-first", "the newer pod goes first (unset creation time first)", _creation_time),
+    OrderRule("newer-first", N_("the newer pod goes first (unset creation time first)"), _creation_time),
 )
 """The rules of ``ActivePods.Less`` in the order upstream applies them; the first rule on which
 two pods differ decides."""
 
-NAME_RULE = OrderRule("name", "tied on every rule (upstream may take either; k8sjobs takes names in order)",
+NAME_RULE = OrderRule("name", N_("tied on every rule (upstream may take either; k8sjobs takes names in order)"),
                       lambda p: p.metadata.name)
 """Our tie-breaker (upstream leaves such pods unordered)."""
 
 RULE_SENTENCES: dict[str, str] = {r.id: r.sentence for r in (*ORDER_RULES, NAME_RULE)}
-"""Rule id -> learner sentence, for every rule of the deletion order including ``name``."""
+"""Rule id -> learner sentence (English, marked: show it with ``_()``), for every rule of the deletion
+order including ``name``."""
 
 
 def active_pods_sort_key(pod: Pod) -> tuple:
@@ -253,15 +256,29 @@ def sort_active_pods(pods: Iterable[Pod]) -> list[Pod]:
 # --------------------------------------------------------------------------------------
 
 PRESTEP_RULES: dict[str, str] = {
-    "no-index": "no valid completion index",
-    "index-out-of-range": "index {index} is out of range for completions {completions}",
-    "duplicate-index": "duplicate index {index}",
+    "no-index": N_("no valid completion index"),
+    "index-out-of-range": N_("index {index} is out of range for completions {completions}"),
+    "duplicate-index": N_("duplicate index {index}"),
 }
-"""Indexed Jobs remove these pods before anything else, whatever the number to remove."""
+"""Indexed Jobs remove these pods before anything else, whatever the number to remove (English,
+marked: show with ``_(...).format(index=..., completions=...)``)."""
+
+ALL_REMAINING = "all"
+"""The pseudo rule of a pod removed because every remaining pod had to go."""
+
+WHY_SENTENCES: dict[str, str] = {**RULE_SENTENCES, **PRESTEP_RULES,
+                                 ALL_REMAINING: N_("every remaining pod had to go")}
+"""Every reason a removal can have (deletion-order rules, pre-steps, ``all``) -> its sentence."""
+
+
+def why_sentence(rule_id: str, numbers: dict[str, Any] | None = None) -> str:
+    """The sentence of a removal reason in the current language (``numbers`` fill a pre-step's)."""
+    text = WHY_SENTENCES.get(rule_id)
+    return rule_id if text is None else _(text).format_map(numbers or {})
 
 
 def _prestep_entry(pod: Pod, rule_id: str, index: int, completions: int) -> tuple[Pod, str, str]:
-    return pod, rule_id, PRESTEP_RULES[rule_id].format(index=index, completions=completions)
+    return pod, rule_id, why_sentence(rule_id, {"index": index, "completions": completions})
 
 
 def _append_duplicated_index_pods_for_removal(
@@ -343,14 +360,21 @@ class RemovalPlan:
     * ``prestep``: ``(pod_name, rule_id, sentence)`` for each Indexed pre-step removal.
     * ``ranking``: the remaining candidates in deletion order (first = deleted first).
     * ``pair_rules``: for each adjacent pair of ``ranking``, the id of the rule that orders them.
-    * ``reasons``: pod name -> a sentence saying why that pod was picked.
+    * ``why``: pod name -> (the rule that picked it, its numbers): language-neutral.
+    * ``reasons``: pod name -> a sentence saying why that pod was picked (current language).
     """
 
     to_delete: tuple[Pod, ...]
     prestep: tuple[tuple[str, str, str], ...]
     ranking: tuple[Pod, ...]
     pair_rules: tuple[str | None, ...]
-    reasons: dict[str, str]
+    why: dict[str, tuple[str, dict[str, Any]]]
+
+    @property
+    def reasons(self) -> dict[str, str]:
+        """Pod name -> ``"deleted: <why>"`` in the current language."""
+        return {name: _("deleted: {why}").format(why=why_sentence(rule, numbers))
+                for name, (rule, numbers) in self.why.items()}
 
     @property
     def deleted_names(self) -> list[str]:
@@ -365,35 +389,41 @@ class RemovalPlan:
     def to_text(self) -> str:
         """A stable, readable explanation: one line per pod, in deletion order."""
         lines = []
-        for name, _, sentence in self.prestep:
-            lines.append(f"{name}: deleted first: {sentence}")
+        for name, _rule, sentence in self.prestep:
+            lines.append(_("{pod}: deleted first: {why}").format(pod=name, why=sentence))
         picked = {p.metadata.name for p in self.to_delete}
+        reasons = self.reasons
         for i, pod in enumerate(self.ranking):
             name = pod.metadata.name
-            verdict = self.reasons[name] if name in picked else "kept"
-            rule = f"  [before next: {self.pair_rules[i]}]" if i < len(self.pair_rules) else ""
+            verdict = reasons[name] if name in picked else _("kept")
+            # TRANSLATORS: {rule} is the id of a deletion-order rule (e.g. not-ready-first), kept in English.
+            rule = _("  [before next: {rule}]").format(rule=self.pair_rules[i]) if i < len(self.pair_rules) else ""
             lines.append(f"{name}: {verdict}{rule}")
         return "\n".join(lines)
 
 
 def plan_removal(job: Job, pods: Sequence[Pod], rm_at_least: int) -> RemovalPlan:
     """:func:`active_pods_for_removal` with its reasons (see :class:`RemovalPlan`)."""
+    from k8sjobs.controller.indexed_job_utils import get_completion_index
+
     prestep, left = _split_for_removal(job, pods)
     ranking = sort_active_pods(left)
     need = max(rm_at_least - len(prestep), 0)
     picked = ranking[:need]
-    reasons = {p.metadata.name: f"deleted: {sentence}" for p, _, sentence in prestep}
+    why: dict[str, tuple[str, dict[str, Any]]] = {}
+    for p, rule_id, _sentence in prestep:
+        why[p.metadata.name] = (rule_id, {"index": get_completion_index(p.metadata.annotations),
+                                          "completions": job.spec.completions or 0})
     first_kept = ranking[need] if need < len(ranking) else None
     for pod in picked:
         if first_kept is None:
-            reasons[pod.metadata.name] = "deleted: every remaining pod had to go"
+            why[pod.metadata.name] = (ALL_REMAINING, {})
         else:
-            rule = deciding_rule(pod, first_kept)
-            reasons[pod.metadata.name] = f"deleted: {RULE_SENTENCES.get(rule or 'name')}"
+            why[pod.metadata.name] = (deciding_rule(pod, first_kept) or "name", {})
     return RemovalPlan(
         to_delete=tuple([p for p, _, _ in prestep] + picked),
         prestep=tuple((p.metadata.name, rule_id, sentence) for p, rule_id, sentence in prestep),
         ranking=tuple(ranking),
         pair_rules=tuple(deciding_rule(a, b) for a, b in itertools.pairwise(ranking)),
-        reasons=reasons,
+        why=why,
     )

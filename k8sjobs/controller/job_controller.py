@@ -8,7 +8,8 @@ controller sees the world only through:
 * ``job_client``: status writes and live reads of Jobs,
 * ``clock``: simulated time, and ``recorder`` for Events.
 
-Each decision is reported through ``emit(rule_id, reason=<sentence>, **numbers)`` so a
+Each decision is reported through ``emit(rule_id, **numbers)`` (its sentence is a template in
+k8sjobs/trace/reasons.py, rendered when shown) so a
 learner can see *why*: which rule created, deleted, waited or set a condition.
 """
 
@@ -363,8 +364,9 @@ class JobController:
 
     # ------------------------------------------------------------------ reporting
 
-    def _say(self, rule: str, reason: str, **fields: Any) -> None:
-        self.emit(rule, reason=reason, **fields)
+    def _say(self, rule: str, **fields: Any) -> None:
+        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence.
+        self.emit(rule, **fields)
 
     # ------------------------------------------------------------------ lookups
 
@@ -429,8 +431,7 @@ class JobController:
                 return
             key = key_func(job)
             self.expectations.creation_observed(key)
-            self._say("expectations.creation_observed", f"observed the creation of {pod.metadata.name}",
-                      job=key, pod=pod.metadata.name)
+            self._say("expectations.creation_observed", job=key, pod=pod.metadata.name)
             self.enqueue_sync_job_batched(job)
             return
         if has_job_tracking_finalizer(pod):
@@ -485,8 +486,7 @@ class JobController:
             return
         key = key_func(job)
         self.expectations.deletion_observed(key)
-        self._say("expectations.deletion_observed", f"observed the deletion of {pod.metadata.name}",
-                  job=key, pod=pod.metadata.name, final=final)
+        self._say("expectations.deletion_observed", job=key, pod=pod.metadata.name, final=final)
         if final or not has_finalizer:
             self.finalizer_expectations.finalizer_removal_observed(key, pod.metadata.uid)
         self.enqueue_sync_job_batched(job)
@@ -540,8 +540,7 @@ class JobController:
                 self.queue.forget(key)
             else:
                 delay = self.queue.add_rate_limited(key)
-                self._say("sync.error", f"sync failed ({err}); retrying in {delay:g} s (rate limited)",
-                          job=key, error=str(err), retry_in=delay)
+                self._say("sync.error", job=key, error=str(err), retry_in=delay)
         finally:
             self.queue.done(key)
         return True
@@ -589,7 +588,7 @@ class JobController:
     def sync_job(self, key: str) -> Exception | None:
         """Reconcile one Job (mirrors syncJob). Returns the error upstream would return, or None."""
         self._result = SyncResult(key)
-        self._say("sync.begin", f"sync {key}", job=key)
+        self._say("sync.begin", job=key)
         try:
             err = self._sync_job(key)
         except APIError as exc:  # an unexpected API failure is a sync error, as upstream returns it
@@ -599,7 +598,7 @@ class JobController:
             result.error = str(err)
         self.last_result = result
         exp = self.expectations.get_expectations(key)
-        self._say("sync.end", "sync finished" if err is None else f"sync failed: {err}", job=key,
+        self._say("sync.end", job=key, case="" if err is None else "error",
                   error=result.error, created=list(result.created), deleted=list(result.deleted),
                   requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
                   expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
@@ -614,27 +613,25 @@ class JobController:
             self.finalizer_expectations.delete_expectations(key)
             self.pod_backoff_store.remove_backoff_record(key)
             self._result.skipped = "not-found"
-            self._say("sync.skip.not_found", "the Job is gone: its expectations and backoff record are forgotten",
-                      job=key)
+            self._say("sync.skip.not_found", job=key)
             return None
         mb = managed_by_external_controller(shared)
         if mb is not None:
             self._result.skipped = "managed-by"
-            self._say("sync.skip.managed_by", f"spec.managedBy is {mb}: another controller owns this Job, "
-                      "so the built-in controller does nothing", job=key, managed_by=mb)
+            self._say("sync.skip.managed_by", job=key, managed_by=mb)
             return None
         job = shared
         if is_job_finished(job):
             self.pod_backoff_store.remove_backoff_record(key)
             self._result.skipped = "finished"
-            self._say("sync.skip.finished", "the Job is finished: nothing left to do", job=key)
+            self._say("sync.skip.finished", job=key)
             return None
         mode = job.spec.completion_mode
         if mode is not None and mode not in (CompletionMode.NON_INDEXED, CompletionMode.INDEXED):
             self.recorder.event(job, WARNING, "UnknownCompletionMode",
                                 "Skipped Job sync because completion mode is unknown")
             self._result.skipped = "unknown-completion-mode"
-            self._say("sync.skip.unknown_mode", f"completion mode {mode!r} is unknown: sync skipped", job=key)
+            self._say("sync.skip.unknown_mode", job=key, mode=mode)
             return None
         if job.status.uncounted_terminated_pods is None:
             job = evolve(job, status=evolve(job.status, uncounted_terminated_pods=UncountedTerminatedPods()))
@@ -662,8 +659,7 @@ class JobController:
         if job.status.start_time is None and not job_suspended(job):
             job = evolve(job, status=evolve(job.status, start_time=self.clock.now()))
             ctx.job = job
-            self._say("status.start_time", "start time set: this is the first sync of the unsuspended Job",
-                      job=key, t=self.clock.now())
+            self._say("status.start_time", job=key, t=self.clock.now())
 
         ctx.new_backoff_record = self.pod_backoff_store.new_backoff_record(key, new_succeeded, new_failed)
 
@@ -677,38 +673,33 @@ class JobController:
             ft = find_condition_by_type(job.status.conditions, JobConditionType.FAILURE_TARGET)
             if ft is not None and ft.status == ConditionStatus.TRUE:
                 ctx.finished_condition = new_failed_condition_for_failure_target(ft, now)
-                self._say("decision.failure_target_exists", f"FailureTarget ({ft.reason}) was set earlier: "
-                          "the Job will be marked Failed once its pods are gone", job=key, reason_code=ft.reason)
+                self._say("decision.failure_target_exists", job=key, reason_code=ft.reason)
             elif job.spec.pod_failure_policy is not None:
                 settled_failed = self.pods.by_index(JOB_POD_INDEX, job.metadata.uid + SETTLED_FAILED)
                 msg = self.get_fail_job_message(job, pods + settled_failed)
                 if msg is not None:
                     ctx.finished_condition = new_condition(JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE,
                                                            JobReason.POD_FAILURE_POLICY, msg, now)
-                    self._say("decision.pod_failure_policy.fail_job", f"podFailurePolicy FailJob rule matched: {msg}",
-                              job=key, message=msg)
+                    self._say("decision.pod_failure_policy.fail_job", job=key, message=msg)
         if ctx.finished_condition is None:
             if exceeds_backoff_limit or past_backoff_limit_on_failure(job, pods):
                 ctx.finished_condition = new_condition(JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE,
                                                        JobReason.BACKOFF_LIMIT_EXCEEDED, MSG_BACKOFF_LIMIT, now)
                 if exceeds_backoff_limit:
-                    why = f"{failed} failed pods > backoffLimit {backoff_limit}"
+                    self._say("decision.backoff_limit_exceeded", job=key, case="failed", failed=failed,
+                              backoff_limit=backoff_limit)
                 else:
-                    why = (f"{restart_total(pods)} container restarts reach backoffLimit {backoff_limit} "
-                           "(restartPolicy OnFailure)")
-                self._say("decision.backoff_limit_exceeded", f"backoff limit exceeded: {why}", job=key,
-                          failed=failed, backoff_limit=backoff_limit)
+                    self._say("decision.backoff_limit_exceeded", job=key, case="restarts", failed=failed,
+                              backoff_limit=backoff_limit, restarts=restart_total(pods))
             elif self.past_active_deadline(job):
                 ctx.finished_condition = new_condition(JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE,
                                                        JobReason.DEADLINE_EXCEEDED, MSG_DEADLINE, now)
-                self._say("decision.deadline_exceeded",
-                          f"active deadline exceeded: active {now - job.status.start_time:g} s "
-                          f">= activeDeadlineSeconds {job.spec.active_deadline_seconds}", job=key)
+                self._say("decision.deadline_exceeded", job=key, active_for=now - job.status.start_time,
+                          active_deadline_seconds=job.spec.active_deadline_seconds)
             elif job.spec.active_deadline_seconds is not None and not job_suspended(job):
                 remaining = job.spec.active_deadline_seconds - (now - job.status.start_time)
                 self.queue.add_after(key, remaining)
-                self._say("deadline.requeue", f"activeDeadlineSeconds: sync again in {remaining:g} s when the "
-                          "deadline passes", job=key, delay=remaining)
+                self._say("deadline.requeue", job=key, delay=remaining)
 
         if iju.is_indexed_job(job):
             ctx.prev_succeeded_indexes, ctx.succeeded_indexes = iju.calculate_succeeded_indexes(job, pods)
@@ -721,16 +712,15 @@ class JobController:
                         ctx.finished_condition = new_condition(
                             JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE,
                             JobReason.MAX_FAILED_INDEXES_EXCEEDED, MSG_MAX_FAILED_INDEXES, now)
-                        self._say("decision.max_failed_indexes_exceeded",
-                                  f"{n_failed_ix} failed indexes > maxFailedIndexes {job.spec.max_failed_indexes}",
-                                  job=key, failed_indexes=str(ctx.failed_indexes))
+                        self._say("decision.max_failed_indexes_exceeded", job=key,
+                                  failed_indexes=str(ctx.failed_indexes), n_failed=n_failed_ix,
+                                  max_failed_indexes=job.spec.max_failed_indexes)
                     elif n_failed_ix > 0 and n_failed_ix + ctx.succeeded_indexes.total() >= (job.spec.completions or 0):
                         ctx.finished_condition = new_condition(
                             JobConditionType.FAILURE_TARGET, ConditionStatus.TRUE, JobReason.FAILED_INDEXES,
                             MSG_FAILED_INDEXES, now)
-                        self._say("decision.failed_indexes",
-                                  f"every index finished and {n_failed_ix} of them failed "
-                                  f"({ctx.failed_indexes})", job=key, failed_indexes=str(ctx.failed_indexes))
+                        self._say("decision.failed_indexes", job=key, failed_indexes=str(ctx.failed_indexes),
+                                  n_failed=n_failed_ix)
                 ctx.pods_with_delayed_deletion_per_index = iju.get_pods_with_delayed_deletion_per_index(
                     job, pods, active_pods=ctx.active_pods, succeeded_indexes=ctx.succeeded_indexes,
                     failed_indexes=ctx.failed_indexes, expected_rm_finalizers=ctx.expected_rm_finalizers)
@@ -740,17 +730,15 @@ class JobController:
                 if met:
                     ctx.finished_condition = new_condition(JobConditionType.SUCCESS_CRITERIA_MET,
                                                            ConditionStatus.TRUE, JobReason.SUCCESS_POLICY, msg, now)
-                    self._say("decision.success_policy", f"successPolicy met: {msg}", job=key, message=msg)
+                    self._say("decision.success_policy", job=key, message=msg)
         ctx.succeeded = succeeded
 
         suspend_cond_changed = False
         if ctx.finished_condition is not None:
             deleted_ready, deleted, err = self.delete_active_pods(job, ctx.active_pods)
             if deleted != active or not satisfied:
-                why = ("expectations are not satisfied" if not satisfied
-                       else f"only {deleted} of {active} active pods could be deleted")
-                self._say("decision.dropped", f"{ctx.finished_condition.type} is not recorded in this sync: {why}",
-                          job=key)
+                self._say("decision.dropped", job=key, case="unsatisfied" if not satisfied else "partial",
+                          condition=ctx.finished_condition.type, deleted=deleted, active=active)
                 # There may be pods or finalizers the cache has not shown yet.
                 ctx.finished_condition = None
             active -= deleted
@@ -771,11 +759,9 @@ class JobController:
             if complete:
                 ctx.finished_condition = new_condition(JobConditionType.SUCCESS_CRITERIA_MET, ConditionStatus.TRUE,
                                                        JobReason.COMPLETIONS_REACHED, MSG_COMPLETIONS_REACHED, now)
-                if job.spec.completions is None:
-                    why = f"{succeeded} pod(s) succeeded and no pod is active (work queue)"
-                else:
-                    why = f"{succeeded} succeeded >= completions {job.spec.completions} and no pod is active"
-                self._say("decision.completions_reached", f"success: {why}", job=key, succeeded=succeeded)
+                self._say("decision.completions_reached", job=key, succeeded=succeeded,
+                          case="queue" if job.spec.completions is None else "",
+                          completions=job.spec.completions)
             elif manage_job_called:
                 if job_suspended(job):
                     conds, changed = ensure_job_condition_status(job.status.conditions, JobConditionType.SUSPENDED,
@@ -786,8 +772,7 @@ class JobController:
                         job = evolve(job, status=evolve(job.status, conditions=conds))
                         self.recorder.event(job, NORMAL, "Suspended", "Job suspended")
                         self._result.conditions_added.append("Suspended=True")
-                        self._say("condition.suspended", "condition Suspended=True (JobSuspended): spec.suspend "
-                                  "is true, so no pods run", job=key)
+                        self._say("condition.suspended", job=key)
                 else:
                     conds, changed = ensure_job_condition_status(job.status.conditions, JobConditionType.SUSPENDED,
                                                                  ConditionStatus.FALSE, JobReason.RESUMED,
@@ -798,8 +783,7 @@ class JobController:
                         job = evolve(job, status=evolve(job.status, conditions=conds, start_time=now))
                         self.recorder.event(job, NORMAL, "Resumed", "Job resumed")
                         self._result.conditions_added.append("Suspended=False")
-                        self._say("condition.resumed", "condition Suspended=False (JobResumed): the Job runs "
-                                  "again and its start time restarts now", job=key)
+                        self._say("condition.resumed", job=key)
             ctx.job = evolve(ctx.job, status=evolve(ctx.job.status, conditions=job.status.conditions,
                                                       start_time=job.status.start_time))
         job = ctx.job
@@ -827,9 +811,7 @@ class JobController:
             by_phase[Phase.FAILED] = by_phase.get(Phase.FAILED, 0) + settled_f
         exp = self.expectations.get_expectations(key_func(ctx.job))
         rec = self.pod_backoff_store.get(key_func(ctx.job))
-        self._say("sync.observed",
-                  f"observed {len(ctx.pods) + settled_s + settled_f} pods: {len(ctx.active_pods)} active, {ctx.terminating} terminating, "
-                  f"{succeeded} succeeded, {failed} failed", job=key_func(ctx.job),
+        self._say("sync.observed", job=key_func(ctx.job),
                   pods=len(ctx.pods) + settled_s + settled_f,
                   active=len(ctx.active_pods), ready=ready,
                   terminating=ctx.terminating, succeeded=succeeded, failed=failed, by_phase=by_phase,
@@ -841,17 +823,8 @@ class JobController:
 
     def _report_unsatisfied(self, key: str) -> None:
         exp = self.expectations.get_expectations(key)
-        parts = []
-        if exp is not None and exp.add > 0:
-            parts.append(f"{exp.add} creation(s)")
-        if exp is not None and exp.dele > 0:
-            parts.append(f"{exp.dele} deletion(s)")
         expires = exp.timestamp + 300.0 if exp is not None else None
-        self._say("expectations.unsatisfied",
-                  f"waiting for the informer to show {' and '.join(parts) or 'earlier changes'}: "
-                  "expectations not met, so no pods are created or deleted in this sync"
-                  + (f" (they expire at t={expires:g} s)" if expires is not None else ""),
-                  job=key, add=exp.add if exp else 0, dele=exp.dele if exp else 0, expires_at=expires)
+        self._say("expectations.unsatisfied", job=key, case="" if expires is not None else "unknown", add=exp.add if exp else 0, dele=exp.dele if exp else 0, expires_at=expires)
 
     def get_pods_for_job(self, job: Job) -> tuple[list[Pod], Exception | None]:
         """The Job's pods, adopting matching orphans and releasing non-matching ones (mirrors getPodsForJob)."""
@@ -907,8 +880,7 @@ class JobController:
                 if is_not_found(exc):
                     return None, None
                 return None, exc
-        self._say("pods.adopted", f"adopted orphan pod {pod.metadata.name}: its labels match the selector",
-                  job=key_func(job), pod=pod.metadata.name)
+        self._say("pods.adopted", job=key_func(job), pod=pod.metadata.name)
         return adopted, None
 
     def _release(self, pod: Pod, job: Job) -> None:
@@ -918,8 +890,7 @@ class JobController:
                 release(pod.metadata.namespace, pod.metadata.name, job.metadata.uid)
             except APIError:
                 return
-        self._say("pods.released", f"released pod {pod.metadata.name}: its labels no longer match the selector",
-                  job=key_func(job), pod=pod.metadata.name)
+        self._say("pods.released", job=key_func(job), pod=pod.metadata.name)
 
     def classify_pods(self, ctx: SyncJobCtx) -> tuple[list[Pod], list[Pod]]:
         """One pass over the pods doing what upstream does in four.
@@ -1028,28 +999,29 @@ class JobController:
         deleted = len(pods)
         deleted_ready = 0
         first_err: Exception | None = None
-        reason = "the Job is finishing"
         for pod in pods:
             self._result.delete_attempts += 1
             try:
                 self.pod_control.delete_pod(job.metadata.namespace, pod.metadata.name, job)
                 self._result.deleted.append(pod.metadata.name)
-                self._say("delete.finishing", f"deleted {pod.metadata.name}: {reason}, so every active pod "
-                          "is deleted", job=key, pod=pod.metadata.name)
+                self._say("delete.finishing", job=key, pod=pod.metadata.name)
             except APIError as exc:
                 if not is_not_found(exc):
                     deleted -= 1
                     first_err = first_err or exc
-                    self._say("delete.failed", f"could not delete {pod.metadata.name}: {exc}", job=key,
-                              pod=pod.metadata.name)
+                    self._say("delete.failed", job=key, pod=pod.metadata.name, error=str(exc))
             # Upstream counts the ready pod as removed even when its DELETE failed.
             if ap.is_pod_ready(pod):
                 deleted_ready += 1
         return deleted_ready, deleted, first_err
 
-    def delete_job_pods(self, job: Job, key: str, pods: list[Pod], why: dict[str, str] | None = None,
+    def delete_job_pods(self, job: Job, key: str, pods: list[Pod],
+                        why: dict[str, tuple[str, dict[str, Any]]] | None = None,
                         rule: str = "delete.scale_down") -> tuple[int, int, Exception | None]:
         """Remove the tracking finalizer, then DELETE each pod (mirrors deleteJobPods).
+
+        ``why``: pod name -> (the deletion-order rule that picked it, its numbers), reported
+        with each deletion.
 
         A pod whose finalizer is gone is never counted as failed. Every failure lowers the
         deletion expectation, because no informer event will come for it.
@@ -1064,8 +1036,7 @@ class JobController:
             if not is_not_found(exc):
                 successful -= 1
                 first_err = first_err or exc
-                self._say("delete.failed", f"could not delete {pod.metadata.name}: {exc}; expectations lowered",
-                          job=key, pod=pod.metadata.name)
+                self._say("delete.failed", job=key, pod=pod.metadata.name, error=str(exc), case="lowered")
 
         for pod in pods:
             if has_job_tracking_finalizer(pod):
@@ -1083,10 +1054,11 @@ class JobController:
                 fail(pod, exc)
                 continue
             self._result.deleted.append(pod.metadata.name)
-            sentence = (why or {}).get(pod.metadata.name, "")
-            if sentence.startswith("deleted: "):
-                sentence = f"deleted {pod.metadata.name}: {sentence[len('deleted: '):]}"
-            self._say(rule, sentence or f"deleted {pod.metadata.name}", job=key, pod=pod.metadata.name)
+            picked = why.get(pod.metadata.name) if why else None
+            if picked is None:
+                self._say(rule, job=key, pod=pod.metadata.name, case="plain" if rule == "delete.scale_down" else "")
+            else:
+                self._say(rule, job=key, pod=pod.metadata.name, order_rule=picked[0], **picked[1])
             if ap.is_pod_ready(pod):
                 deleted_ready += 1
         return deleted_ready, successful, first_err
@@ -1107,11 +1079,9 @@ class JobController:
             to_delete = ap.active_pods_for_removal(job, ctx.active_pods, active)
             self.expectations.expect_deletions(key, len(to_delete))
             if to_delete:
-                self._say("suspend.delete", f"suspended: deleting all {len(to_delete)} active pods; their "
-                          "finalizers are removed first, so they are not counted as failed", job=key,
+                self._say("suspend.delete", job=key,
                           count=len(to_delete))
-            why = {p.metadata.name: f"deleted {p.metadata.name}: the Job is suspended" for p in to_delete}
-            removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, why, rule="delete.suspend")
+            removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, rule="delete.suspend")
             active -= removed
             ctx.terminating += removed
             ctx.ready -= removed_ready
@@ -1120,17 +1090,12 @@ class JobController:
         if job.spec.completions is None:
             # Work queue: no new pods once any pod succeeded; leave running ones alone.
             want_active = active if ctx.succeeded > 0 else parallelism
-            if ctx.succeeded > 0:
-                want_rule = (f"want {want_active} active: a pod already succeeded, so a work-queue Job starts no "
-                             "new pods")
-            else:
-                want_rule = f"want {want_active} active: parallelism {parallelism} (work queue, nothing succeeded yet)"
+            want_case = "queue_done" if ctx.succeeded > 0 else "queue"
         else:
             remaining = job.spec.completions - ctx.succeeded
             want_active = max(0, min(remaining, parallelism))
-            want_rule = (f"want {want_active} active: min(completions {job.spec.completions} - succeeded "
-                         f"{ctx.succeeded} = {remaining}, parallelism {parallelism})")
-        self._say("manage.want_active", want_rule, job=key, want=want_active, active=active,
+            want_case = ""
+        self._say("manage.want_active", job=key, case=want_case, want=want_active, active=active,
                   parallelism=parallelism, completions=job.spec.completions, succeeded=ctx.succeeded)
 
         rm_at_least = max(active - want_active, 0)
@@ -1140,13 +1105,12 @@ class JobController:
         if to_delete:
             self.expectations.expect_deletions(key, len(to_delete))
             plan = ap.plan_removal(job, ctx.active_pods, rm_at_least)
-            self._say("scale_down", f"too many pods: {active} active, want {want_active}: deleting "
-                      f"{len(to_delete)} in deletion order", job=key, active=active, want=want_active,
+            self._say("scale_down", job=key, active=active, want=want_active,
                       count=len(to_delete), ranking=[p.metadata.name for p in plan.ranking],
                       pair_rules=list(plan.pair_rules), prestep=[list(x) for x in plan.prestep],
                       to_delete=[p.metadata.name for p in to_delete],
                       candidates=[pod_facts(p) for p in ctx.active_pods])
-            removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, dict(plan.reasons))
+            removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, plan.why)
             active -= removed
             ctx.terminating += removed
             ctx.ready -= removed_ready
@@ -1157,9 +1121,7 @@ class JobController:
         diff = want_active - terminating - active
         if diff <= 0:
             if terminating and want_active - active > 0:
-                self._say("create.wait_terminating", f"not replacing {terminating} terminating pod(s) yet: "
-                          "podReplacementPolicy is Failed, so a pod is replaced only once it has failed",
-                          job=key, terminating=terminating)
+                self._say("create.wait_terminating", job=key, terminating=terminating)
             return active, None
 
         if not iju.has_backoff_limit_per_index(job):
@@ -1170,9 +1132,7 @@ class JobController:
                 self.enqueue_sync_job_with_delay(job, remaining_time)
                 self._result.requeue_after = max(remaining_time, SYNC_JOB_BATCH_PERIOD)
                 n = rec.failures_after_last_success
-                self._say("backoff.wait", f"waiting {remaining_time:g} s: backoff after {n} failure(s) "
-                          f"(delay {bu.backoff_delay(n):g} s since the last failure at t={rec.last_failure_time:g} s)",
-                          job=key, delay=remaining_time, failures=n, last_failure=rec.last_failure_time,
+                self._say("backoff.wait", job=key, delay=remaining_time, backoff=bu.backoff_delay(n), failures=n, last_failure=rec.last_failure_time,
                           until=self.clock.now() + remaining_time)
                 return active, None
         diff = min(diff, MAX_POD_CREATE_DELETE_PER_SYNC)
@@ -1190,15 +1150,14 @@ class JobController:
                 if remaining_time > 0:
                     self.enqueue_sync_job_with_delay(job, remaining_time)
                     self._result.requeue_after = max(remaining_time, SYNC_JOB_BATCH_PERIOD)
-                    self._say("backoff.wait_index", f"waiting {remaining_time:g} s: every pending index is "
-                              "in its per-index backoff", job=key, delay=remaining_time)
+                    self._say("backoff.wait_index", job=key, delay=remaining_time)
                     return active, None
             diff = len(indexes_to_add)
             if diff == 0:
                 return active, None
 
         self.expectations.expect_creations(key, diff)
-        self._say("create.plan", f"creating {diff} pod(s) in slow-start batches 1, 2, 4, ...", job=key,
+        self._say("create.plan", job=key,
                   count=diff, indexes=list(indexes_to_add))
         active += diff
         template = job.spec.template
@@ -1223,18 +1182,13 @@ class JobController:
                     self.expectations.creation_observed(key)
                     active -= 1
                     first_err = first_err or err
-            self._say("create.slow_start_batch",
-                      f"slow start: batch {batch_no} of size {batch}"
-                      + (f", {failed_in_batch} failed" if failed_in_batch else ""),
-                      job=key, batch=batch_no, size=batch, created=list(created_in_batch), failed=failed_in_batch)
+            self._say("create.slow_start_batch", job=key, case="failed" if failed_in_batch else "", batch=batch_no, size=batch, created=list(created_in_batch), failed=failed_in_batch)
             skipped = remaining - batch
             if failed_in_batch and skipped > 0:
                 active -= skipped
                 for _ in range(skipped):
                     self.expectations.creation_observed(key)
-                self._say("create.slow_start_stop", f"slow start stopped: batch {batch_no} had a failed create, "
-                          f"so {skipped} pod(s) are skipped until a later sync (expectations lowered)",
-                          job=key, batch=batch_no, skipped=skipped)
+                self._say("create.slow_start_stop", job=key, batch=batch_no, skipped=skipped)
                 break
             remaining -= batch
             batch = min(2 * batch, remaining)
@@ -1263,10 +1217,9 @@ class JobController:
         except APIError as exc:
             if has_namespace_terminating_cause(exc):
                 # The namespace is going away; every later create would fail the same way.
-                self._say("create.namespace_terminating", "create rejected: the namespace is terminating "
-                          "(ignored, as upstream does)", job=key)
+                self._say("create.namespace_terminating", job=key)
                 return None
-            self._say("create.failed", f"create failed: {exc}; expectations lowered by one", job=key,
+            self._say("create.failed", job=key,
                       error=str(exc), index=index)
             return exc
         name = pod.metadata.name if pod is not None else "?"
@@ -1374,8 +1327,7 @@ class JobController:
             if len(new_succeeded_indexes) + len(unc_succeeded) + len(unc_failed) >= MAX_UNCOUNTED_PODS:
                 # Keep the status small and let big Jobs yield; the next sync continues.
                 reached_max = True
-                self._say("track.cap", f"{MAX_UNCOUNTED_PODS} uncounted pods reached: the rest are counted in "
-                          "the next sync", job=key)
+                self._say("track.cap", job=key, cap=MAX_UNCOUNTED_PODS)
                 break
         status = evolve(status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded),
                                                                                     tuple(unc_failed)))
@@ -1395,7 +1347,7 @@ class JobController:
             status = evolve(status, conditions=(*status.conditions, fc))
             needs_flush = True
             self._result.conditions_added.append(f"FailureTarget={fc.reason}")
-            self._say("condition.failure_target", f"condition FailureTarget ({fc.reason}): {fc.message}", job=key,
+            self._say("condition.failure_target", job=key, message=fc.message,
                       reason_code=fc.reason)
             ctx.finished_condition = fc = new_failed_condition_for_failure_target(fc, now)
         if is_success_criteria_met_condition(fc):
@@ -1403,8 +1355,7 @@ class JobController:
                 status = evolve(status, conditions=(*status.conditions, fc))
                 needs_flush = True
                 self._result.conditions_added.append(f"SuccessCriteriaMet={fc.reason}")
-                self._say("condition.success_criteria_met", f"condition SuccessCriteriaMet ({fc.reason}): "
-                          f"{fc.message}", job=key, reason_code=fc.reason)
+                self._say("condition.success_criteria_met", job=key, message=fc.message, reason_code=fc.reason)
             ctx.finished_condition = fc = new_condition(JobConditionType.COMPLETE, ConditionStatus.TRUE, fc.reason,
                                                         fc.message, now)
         ctx.job = evolve(job, status=status)
@@ -1419,7 +1370,7 @@ class JobController:
             try:
                 ctx.job = self.update_status_handler(ctx.job)
             except APIError as exc:
-                self._say("status.write_failed", f"status write failed: {exc}", job=key)
+                self._say("status.write_failed", job=key, error=str(exc))
                 return APIError(exc.reason, f"removing uncounted pods from status: {exc}")
             self._result.status_writes += 1
             self._report_status_write(ctx.job)
@@ -1441,7 +1392,7 @@ class JobController:
             try:
                 ctx.job = self.update_status_handler(ctx.job)
             except APIError as exc:
-                self._say("status.write_failed", f"status write failed: {exc}", job=key)
+                self._say("status.write_failed", job=key, error=str(exc))
                 return needs_flush, APIError(exc.reason, f"adding uncounted pods to status: {exc}")
             self._result.status_writes += 1
             self._report_status_write(ctx.job)
@@ -1459,9 +1410,9 @@ class JobController:
             before = ctx.job.status
             ctx.job = evolve(ctx.job, status=status)
             needs_flush = True
-            self._say("track.counted", f"counted {status.succeeded - before.succeeded} succeeded and "
-                      f"{status.failed - before.failed} failed pod(s): their finalizers are gone, so the counters "
-                      "grow", job=key, succeeded=status.succeeded, failed=status.failed)
+            new_s, new_f = status.succeeded - before.succeeded, status.failed - before.failed
+            self._say("track.counted", job=key, succeeded=status.succeeded, failed=status.failed,
+                      new_succeeded=new_s, new_failed=new_f, counted=new_s + new_f)
         if rm_err is not None and needs_flush:
             try:
                 ctx.job = self.update_status_handler(ctx.job)
@@ -1500,12 +1451,10 @@ class JobController:
         unc = job.status.uncounted_terminated_pods
         n = len(unc.succeeded) + len(unc.failed) if unc is not None else 0
         if n > 0:
-            self._say("finish.delayed_uncounted", f"{fc.type} waits: {n} finished pod(s) are not counted yet",
-                      job=key, uncounted=n)
+            self._say("finish.delayed_uncounted", job=key, condition=fc.type, uncounted=n)
             return False
         if ctx.terminating > 0:
-            self._say("finish.delayed_terminating", f"{fc.type} waits: {ctx.terminating} pod(s) are still "
-                      "terminating", job=key, terminating=ctx.terminating)
+            self._say("finish.delayed_terminating", job=key, condition=fc.type, terminating=ctx.terminating)
             return False
         conds, _ = ensure_job_condition_status(job.status.conditions, fc.type, fc.status, fc.reason, fc.message,
                                                self.clock.now())
@@ -1515,7 +1464,7 @@ class JobController:
         ctx.job = evolve(job, status=status)
         self._result.conditions_added.append(f"{fc.type}={fc.reason}")
         self._say("condition.complete" if fc.type == JobConditionType.COMPLETE else "condition.failed",
-                  f"condition {fc.type} ({fc.reason}): {fc.message}", job=key, reason_code=fc.reason)
+                  job=key, reason_code=fc.reason, condition=fc.type, message=fc.message)
         return True
 
     def record_job_finished(self, job: Job, fc: JobCondition) -> None:
@@ -1530,8 +1479,7 @@ class JobController:
 
     def _report_status_write(self, job: Job) -> None:
         s = job.status
-        self._say("status.write", f"status written: active={s.active} ready={s.ready} succeeded={s.succeeded} "
-                  f"failed={s.failed} terminating={s.terminating}", job=key_func(job), active=s.active,
+        self._say("status.write", job=key_func(job), active=s.active,
                   ready=s.ready, succeeded=s.succeeded, failed=s.failed, terminating=s.terminating)
 
 

@@ -111,7 +111,6 @@ class TTLAfterFinishedController:
         except APIError as exc:
             return None if is_not_found(exc) else exc
         self.deleted.append(key)
-        self.emit("ttl.deleted", reason=f"ttlSecondsAfterFinished {fresh.spec.ttl_seconds_after_finished}: the "
-                  f"Job finished at t={expired - (fresh.spec.ttl_seconds_after_finished or 0):g} s and is deleted "
-                  "now, its pods first (foreground)", job=key)
+        ttl = fresh.spec.ttl_seconds_after_finished
+        self.emit("ttl.deleted", job=key, ttl=ttl, finished_at=expired - (ttl or 0))
         return None

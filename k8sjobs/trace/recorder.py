@@ -13,6 +13,7 @@ from typing import Any
 
 from ..api.store import DELETED, WatchEvent
 from ..api.types import Job, Phase, Pod
+from ..i18n import _
 from ..sim import Action, SimConfig, Simulation
 from .records import (
     CHECKPOINT_EVERY,
@@ -27,6 +28,7 @@ from .records import (
 )
 
 _NOT_DECISIONS = {"sync.begin", "sync.end"}
+_NOT_FIELDS = ("t", "job")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,8 @@ class Trace:
     def cycle(self, index: int) -> Cycle:
         """Cycle ``index`` (1-based); raises IndexError naming the valid range."""
         if not 1 <= index <= len(self.cycles):
-            raise IndexError(f"cycle {index} does not exist: this run has cycles 1 to {len(self.cycles)}")
+            raise IndexError(_("cycle {index} does not exist: this run has cycles 1 to {n}").format(
+                index=index, n=len(self.cycles)))
         return self.cycles[index - 1]
 
     # ------------------------------------------------------------------ the world at a cycle
@@ -225,7 +228,7 @@ class Recorder:
         before = self._event_counts.get(e.metadata.name, 0)
         self._event_counts[e.metadata.name] = e.count
         cycle = len(self.trace.cycles) + 1 if self._open is not None else 0
-        for _ in range(e.count - before):
+        for _i in range(e.count - before):
             self.trace.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle,
                                                  e.metadata.name))
 
@@ -237,17 +240,16 @@ class Recorder:
                           "before": StatusSummary.of(current), "observed": {}, "events_start": len(self.trace.events)}
             return
         if self._open is not None and (job == self.sim.job_key or job is None) and rule not in _NOT_DECISIONS:
+            data = {k: v for k, v in fields.items() if k not in _NOT_FIELDS}
             if rule == "sync.observed":
-                self._open["observed"] = {k: v for k, v in fields.items() if k not in ("reason", "t", "job")}
-            data = {k: v for k, v in fields.items() if k not in ("reason", "t", "job")}
-            self._open["decisions"].append(Decision(rule, fields.get("reason", ""), data))
+                self._open["observed"] = data
+            self._open["decisions"].append(Decision(rule, data))
             return
         if rule == "sync.end" and job == self.sim.job_key and self._open is not None:
             self._close(fields)
             return
         if rule not in _NOT_DECISIONS and (job is None or job == self.sim.job_key):
-            self.trace.notes.append(Note(fields["t"], rule, fields.get("reason", ""),
-                                         {k: v for k, v in fields.items() if k not in ("reason", "t")},
+            self.trace.notes.append(Note(fields["t"], rule, {k: v for k, v in fields.items() if k != "t"},
                                          len(self.trace.cycles)))
 
     def _close(self, fields: dict[str, Any]) -> None:

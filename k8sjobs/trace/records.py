@@ -1,7 +1,8 @@
 """What a run leaves behind: reconcile cycles, API changes, events and notes.
 
 A :class:`Cycle` is one ``sync_job`` of the Job: what the controller observed, each
-decision with its rule id and sentence, what it wrote, and the events it recorded. A
+decision with its rule id and numbers (its sentence is rendered when shown, in the current
+language: :mod:`k8sjobs.trace.reasons`), what it wrote, and the events it recorded. A
 :class:`Change` is one API write (the finer steps between cycles). A :class:`Trace`
 holds them all and rebuilds the world at any cycle from checkpoints plus changes.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..api.types import JOB_COMPLETION_INDEX_ANNOTATION, Job, Phase, Pod
+from .reasons import render
 
 CHECKPOINT_EVERY = 64
 """A full (shallow) copy of the world every this many cycles; changes fill the gaps."""
@@ -29,11 +31,15 @@ HEADLINE_ORDER = (
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One thing the controller decided, with the rule behind it."""
+    """One thing the controller decided: the rule behind it and its numbers (language-neutral)."""
 
     rule: str
-    reason: str
     fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The decision in words, in the current language (rendered from the rule's template)."""
+        return render(self.rule, self.fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +74,14 @@ class Note:
 
     t: float
     rule: str
-    reason: str
     fields: dict[str, Any] = field(default_factory=dict)
     after_cycle: int = 0
     """How many cycles had ended when it happened: orders it against cycles at the same ``t``."""
+
+    @property
+    def reason(self) -> str:
+        """What happened, in words, in the current language (rendered from the rule's template)."""
+        return render(self.rule, self.fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +167,8 @@ class Cycle:
         a = self.after
         want = self.find("manage.want_active")
         if want:
-            w = want[0]
-            return Decision("sync.nothing_to_do", f"nothing to change: {a.active} active, {w.reason}", w.fields)
-        return Decision("sync.nothing_to_do", f"nothing to change: {a.active} active, {a.succeeded} succeeded, "
-                        f"{a.failed} failed")
+            return Decision("sync.nothing_to_do", {"case": "want", "active": a.active, "want": want[0].fields})
+        return Decision("sync.nothing_to_do", {"active": a.active, "succeeded": a.succeeded, "failed": a.failed})
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..api.types import Job
+from ..i18n import _
 from ..sim import DEFAULT_MAX_TIME, Action, SimConfig, Simulation, fewer_gc_passes, load_job
 from .recorder import Recorder, Trace, WorldState
 from .records import Cycle
@@ -90,7 +91,8 @@ class Run:
         action's error (SimulationError, InvalidError) and leaves this run untouched.
         """
         if not 0 <= at_cycle <= len(self):
-            raise IndexError(f"cycle {at_cycle} does not exist: this run has cycles 0 to {len(self)}")
+            raise IndexError(_("cycle {index} does not exist: this run has cycles 0 to {n}").format(
+                index=at_cycle, n=len(self)))
         position = self.cycle(at_cycle).position if at_cycle else 0
         # Actions already taken at that very cycle stay (act twice at one cycle); later ones go.
         kept = [a for a in self.actions if a.position <= position]
@@ -102,7 +104,8 @@ class Run:
         Actions this run took after ``t`` are dropped.
         """
         if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 <= t <= self.max_time:
-            raise ValueError(f"t: must be a time between 0 and {self.max_time:g} s, got {t!r}")
+            raise ValueError(_("t: must be a time between 0 and {max:g} s, got {value!r}").format(
+                max=self.max_time, value=t))
         kept = [a for a in self.actions if a.t <= t]
         return self._branch(kept, lambda sim: sim.run_until(t), action, kwargs)
 

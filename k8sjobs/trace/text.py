@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.serialize import format_time
+from ..i18n import _, ngettext, pgettext
 from .kubectl import describe_job, get_job, human_duration
 from .recorder import Trace
 from .records import Cycle
@@ -26,7 +27,17 @@ def _shown(rule: str) -> bool:
 
 def cycle_header() -> str:
     """The column titles of :func:`cycle_line`."""
-    return f"{'CYCLE':>5}  {'T(s)':>10}  {'ACTIVE':>6} {'READY':>5} {'SUCC':>5} {'FAIL':>5} {'TERM':>5}  WHY"
+    # TRANSLATORS: a column title of the trace table (cycle number); keep column titles short.
+    cycle = pgettext("trace column", "CYCLE")
+    # TRANSLATORS: a column title of the trace table: simulated time in seconds.
+    t = pgettext("trace column", "T(s)")
+    # TRANSLATORS: column titles of the trace table: the Job's status counters after the sync.
+    active, ready = pgettext("trace column", "ACTIVE"), pgettext("trace column", "READY")
+    succ, fail = pgettext("trace column", "SUCC"), pgettext("trace column", "FAIL")
+    term = pgettext("trace column", "TERM")
+    # TRANSLATORS: a column title of the trace table: why the controller did what it did.
+    why = pgettext("trace column", "WHY")
+    return f"{cycle:>5}  {t:>10}  {active:>6} {ready:>5} {succ:>5} {fail:>5} {term:>5}  {why}"
 
 
 def cycle_line(c: Cycle) -> str:
@@ -45,21 +56,27 @@ def render_cycle(c: Cycle, *, details: bool = True) -> str:
             if _shown(d.rule) and d.reason not in head.reason:
                 lines.append(f"{'':>19}- {d.rule}: {d.reason}")
         for e in c.events:
-            lines.append(f"{'':>19}= event {e.type} {e.reason}: {e.message}")
+            # TRANSLATORS: {type}, {reason} and {message} are the Kubernetes Event's own (stay English).
+            lines.append(f"{'':>19}" + _("= event {type} {reason}: {message}").format(
+                type=e.type, reason=e.reason, message=e.message))
     return "\n".join(lines)
 
 
 def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None) -> str:
     """The whole run as text: header, one block per cycle, then the describe summary."""
     cfg = trace.config
-    lines = [f"k8sjobs run: job.batch/{trace.job_name}  seed={trace.seed}  nodes={cfg.nodes}x{cfg.pods_per_node}"
-             f"  informer-lag={cfg.informer_lag:g}s",
+    # TRANSLATORS: the first line of a trace; seed=, nodes= and informer-lag= name the run's settings
+    # (keep them as they are).
+    lines = [_("k8sjobs run: job.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
+                 job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node,
+                 lag=f"{cfg.informer_lag:g}"),
              cycle_header()]
     cycles = trace.cycles if limit is None else trace.cycles[:limit]
     for c in cycles:
         lines.append(render_cycle(c, details=details))
     if limit is not None and len(trace.cycles) > limit:
-        lines.append(f"... {len(trace.cycles) - limit} more cycles")
+        more = len(trace.cycles) - limit
+        lines.append(ngettext("... {n} more cycle", "... {n} more cycles", more).format(n=more))
     lines.append("")
     lines.append(describe_job(trace))
     return "\n".join(lines) + "\n"

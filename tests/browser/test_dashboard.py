@@ -22,11 +22,11 @@ TIMELINE = ".k8sjobs-view-timeline"
 
 S0 = ("cycle 0 of 12 · t=0 s · before the first cycle: the Job is created; the controller has not synced it "
       "yet")
-S1 = "cycle 1 of 12 · t=0 s · creating 3 pod(s) in slow-start batches 1, 2, 4, ..."
+S1 = "cycle 1 of 12 · t=0 s · creating 3 pods in slow-start batches 1, 2, 4, ..."
 S12 = "cycle 12 of 12 · t=22.016 s · the Job is finished: nothing left to do"
 S3 = ("cycle 3 of 12 · t=3 s · nothing to change: 3 active, want 3 active: min(completions 5 - succeeded 0 = 5, "
       "parallelism 3)")
-S4_FORKED = "cycle 4 of 14 · t=4 s · waiting 9 s: backoff after 1 failure(s) (delay 10 s since the last failure at t=3 s)"
+S4_FORKED = "cycle 4 of 14 · t=4 s · waiting 9 s: backoff after 1 failure (delay 10 s since the last failure at t=3 s)"
 PARALLELISM_ERROR = ('The Job "sample" is invalid: spec.parallelism: Invalid value: -1: must be greater than or '
                      "equal to 0")
 
@@ -324,7 +324,7 @@ def test_voila_shows_changes_made_after_display(browser):
         probe = browser.new_page("test_dashboard_voila_changed")
         try:
             voila.open(probe, ready=STATUS)
-            expect_status(probe, "cycle 5 of 12 · t=5.509 s · waiting 9.652 s: backoff after 1 failure(s) "
+            expect_status(probe, "cycle 5 of 12 · t=5.509 s · waiting 9.652 s: backoff after 1 failure "
                                  "(delay 10 s since the last failure at t=5.161 s)")
             wait_trace_len(probe, "reconcile cycles", 5)
             assert timeline_title(probe) == "Pods of job.batch/sample over time, up to cycle 5 (t=5.509 s)"

@@ -86,7 +86,7 @@ def test_status_line_at_start_and_after_a_step(ex):
     assert ex.back_button.disabled and not ex.step_button.disabled
     ex.step_button.click()
     assert ex.state.cycle == 1 and ex.slider.value == 1 and ex.play.value == 1
-    assert status_text(ex) == "cycle 1 of 12 · t=0 s · creating 3 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert status_text(ex) == "cycle 1 of 12 · t=0 s · creating 3 pods in slow-start batches 1, 2, 4, ..."
     assert not ex.back_button.disabled
 
 
@@ -207,7 +207,7 @@ def test_bad_yaml_shows_the_api_server_phrasing_and_loses_nothing(ex):
     assert ex.error.layout.display == "none" and ex.error.value == ""
     assert "applied: the Job was created again" in ex.notice.value
     ex.seek(1)
-    assert status_text(ex) == "cycle 1 of 10 · t=0 s · creating 5 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert status_text(ex) == "cycle 1 of 10 · t=0 s · creating 5 pods in slow-start batches 1, 2, 4, ..."
     assert len(trace(ex.figures["timeline"], "pending").y) == 5
     assert ex.notice.value == "" and ex.notice.layout.display == "none", "a notice lasts until the next change"
 

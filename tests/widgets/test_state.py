@@ -22,9 +22,9 @@ def test_status_line_reads_cycle_n_of_m_time_and_reason(state):
     assert state.n_cycles == 12
     assert state.status_line() == f"cycle 0 of 12 · t=0 s · {BEFORE_FIRST_CYCLE}"
     assert state.step() is True
-    assert state.status_line() == "cycle 1 of 12 · t=0 s · creating 3 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert state.status_line() == "cycle 1 of 12 · t=0 s · creating 3 pods in slow-start batches 1, 2, 4, ..."
     state.seek(5)
-    assert state.status_line() == ("cycle 5 of 12 · t=5.509 s · waiting 9.652 s: backoff after 1 failure(s) "
+    assert state.status_line() == ("cycle 5 of 12 · t=5.509 s · waiting 9.652 s: backoff after 1 failure "
                                    "(delay 10 s since the last failure at t=5.161 s)")
 
 
@@ -87,7 +87,7 @@ def test_explanation_lists_the_cycles_decisions_with_rule_ids(state):
     state.seek(1)
     text = state.explanation()
     first = text.splitlines()[0]
-    assert first == ("Cycle 1 of 12, t=0 s: creating 3 pod(s) in slow-start batches 1, 2, 4, ... [create.plan]")
+    assert first == ("Cycle 1 of 12, t=0 s: creating 3 pods in slow-start batches 1, 2, 4, ... [create.plan]")
     for d in state.run.cycle(1).decisions:
         assert f"[{d.rule}] {d.reason}" in text
     assert "Event Normal SuccessfulCreate: Created pod: " in text
@@ -202,7 +202,7 @@ def test_apply_yaml_recreates_the_job_from_the_edited_manifest(state):
     assert state.apply_yaml(edited) == []
     assert state.manifest_text == edited
     assert state.cycle == 2, "the cycle number is kept (clamped to the new run)"
-    assert state.run.cycle(1).headline.reason == "creating 5 pod(s) in slow-start batches 1, 2, 4, ..."
+    assert state.run.cycle(1).headline.reason == "creating 5 pods in slow-start batches 1, 2, 4, ..."
     assert state.notice.startswith("applied: the Job was created again from the edited manifest")
 
 

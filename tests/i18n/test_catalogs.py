@@ -1,0 +1,90 @@
+"""The catalogs: extracted from the source, merged, compiled and converted (zh-TW) exactly as
+tools/i18n.py makes them, with every translated message's placeholders intact."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from i18n_support import ROOT, tool
+
+from k8sjobs import i18n
+
+
+def test_the_pot_po_and_mo_files_are_what_the_source_makes():
+    stale = [str(p.relative_to(ROOT)) for p in tool().stale()]
+    assert stale == [], f"stale catalogs {stale}: run .venv/bin/python tools/i18n.py all"
+
+
+def test_zh_tw_is_what_opencc_and_the_overrides_make_of_zh_cn():
+    t = tool()
+    zh_cn = t._read(t.po_path("zh_CN"), "zh_CN")
+    assert t._render_po(t.make_zh_tw(zh_cn)) == t.po_path("zh_TW").read_bytes(), \
+        "zh_TW is stale against zh_CN: run .venv/bin/python tools/i18n.py zh-tw (then compile)"
+
+
+@pytest.mark.parametrize(("zh_cn", "zh_tw"), [
+    ("创建集群的程序默认数据", "建立叢集的程式預設資料"),
+    ("容器退出代码为 42", "容器結束代碼為 42"),
+    ("并行运行 {count} 个 Pod", "平行執行 {count} 個 Pod"),
+    ("权限不足", "權限不足"),
+])
+def test_zh_tw_conversion_uses_taiwan_phrases_and_the_reviewed_overrides(zh_cn, zh_tw):
+    import opencc
+
+    t = tool()
+    assert t.to_taiwan(zh_cn, opencc.OpenCC("s2twp"), t.load_overrides()) == zh_tw
+
+
+@pytest.mark.parametrize("locale", ["zh_CN", "zh_TW", "ru"])
+def test_babel_format_checks_pass_for_every_translated_message(locale):
+    t = tool()
+    cat = t._read(t.po_path(locale), locale)
+    assert t.format_problems(cat) == []
+
+
+def test_the_format_check_catches_a_changed_or_missing_placeholder():
+    from babel.messages.catalog import Catalog
+
+    t = tool()
+    cat = Catalog(locale="ru")
+    cat.add("waiting {delay:g} s", "ожидание {delay} с")
+    cat.add("deleted {pod}", "удалён")
+    cat.add(("{n} pod", "{n} pods"), ("{n} под", "{n} пода", "{count} подов"))
+    problems = t.format_problems(cat)
+    assert len(problems) == 3, problems
+
+
+def test_placeholders_are_read_with_their_format_specs():
+    assert tool().placeholders("t={t:g} s, {pod!r}, {{literal}}") == ["pod!r", "t:g"]
+
+
+def test_every_language_has_a_compiled_catalog_with_its_plural_rule():
+    for language in i18n.LANGUAGES[1:]:
+        catalog = i18n.translations(language)
+        assert catalog.info()["language"] == i18n.locale_name(language)
+    ru = i18n.translations("ru")
+    assert "nplurals=3" in ru.info()["plural-forms"]
+
+
+def test_the_compiled_catalogs_ship_as_package_data():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"locale/*/LC_MESSAGES/*.mo"' in text
+    for loc in ("zh_CN", "zh_TW", "ru"):
+        assert (ROOT / "k8sjobs" / "locale" / loc / "LC_MESSAGES" / "k8sjobs.mo").is_file()
+
+
+def test_the_check_command_reports_up_to_date_catalogs():
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "i18n.py"), "check"], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "up to date" in out.stdout
+
+
+def test_the_template_marks_plurals_and_contexts():
+    cat = tool().extract()
+    assert any(m.pluralizable for m in cat) and any(m.context for m in cat)
+    ids = [m.id if isinstance(m.id, str) else " / ".join(m.id) for m in cat if m.id]
+    assert [i for i in ids if re.search(r"[a-z]\(s\)", i)] == [], "a count meets a noun: use ngettext, not (s)"

@@ -1,0 +1,50 @@
+"""Choosing the language: set_language, K8SJOBS_LANG, and what follows the choice."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from k8sjobs import i18n, set_language
+
+
+def test_an_unknown_language_is_an_error_listing_the_known_ones():
+    with pytest.raises(ValueError) as err:
+        set_language("fr")
+    assert str(err.value) == "unknown language 'fr': choose one of en, zh-CN, zh-TW, ru"
+    assert i18n.get_language() == "en"
+
+
+@pytest.mark.parametrize(("given", "tag"), [("zh_CN", "zh-CN"), ("ZH-tw", "zh-TW"), ("ru", "ru"), ("EN", "en")])
+def test_language_tags_are_read_whatever_their_case_and_separator(given, tag):
+    try:
+        assert set_language(given) == tag and i18n.get_language() == tag
+    finally:
+        set_language("en")
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if k != i18n.ENV_VAR}
+    full.update(env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full)
+
+
+def test_k8sjobs_lang_chooses_the_language_at_import():
+    out = run_python("import k8sjobs; print(k8sjobs.get_language())", K8SJOBS_LANG="ru")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ru"
+
+
+def test_a_bad_k8sjobs_lang_names_the_variable_and_the_known_languages():
+    out = run_python("import k8sjobs", K8SJOBS_LANG="klingon")
+    assert out.returncode != 0
+    assert "K8SJOBS_LANG=klingon: unknown language 'klingon': choose one of en, zh-CN, zh-TW, ru" in out.stderr
+
+
+def test_ngettext_uses_the_russian_plural_rule():
+    ru = i18n.translations("ru")
+    forms = [ru._catalog and ru.plural(n) for n in (1, 2, 5, 11, 21, 22, 25)]
+    assert forms == [0, 1, 2, 2, 0, 1, 2]
