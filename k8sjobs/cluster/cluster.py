@@ -46,7 +46,6 @@ from ..api.types import (
 )
 from ..clock import EventHeap
 from ..hooks import Emit, null_emit
-from ..i18n import _, ngettext
 from . import kubelet as kl
 from .workload import Workload, crash_loop_delay, parse_workload
 
@@ -378,13 +377,7 @@ class Cluster:
         names = kl.sidecar_names(pod)
         grace = pod.spec.termination_grace_period_seconds
         seconds = min(run.sidecar_termination_delay, DEFAULT_GRACE_PERIOD if grace is None else grace)
-        self.emit("cluster.sidecars_stopping",
-                  reason=ngettext("{pod}: its regular containers have exited; the kubelet stops its sidecar "
-                                  "{names} ({seconds} s)",
-                                  "{pod}: its regular containers have exited; the kubelet stops its sidecars "
-                                  "{names} in reverse order ({seconds} s)", len(names)).format(
-                      pod=pod.metadata.name, names=", ".join(names), seconds=f"{seconds:g}"),
-                  pod=pod.metadata.name, sidecars=names)
+        self.emit("cluster.sidecars_stopping", pod=pod.metadata.name, sidecars=names, seconds=seconds)
         self._kill_later(pod, run.sidecar_termination_delay, kl.stop_sidecars)
 
     def _pod_deadline(self, pod: Pod) -> None:
@@ -396,11 +389,7 @@ class Cluster:
                 or cur.status.phase in (Phase.SUCCEEDED, Phase.FAILED)):
             return
         run.stopping = True
-        self.emit("cluster.pod_deadline",
-                  reason=_("{pod} was active on its node for {seconds} s, its own activeDeadlineSeconds: the "
-                           "kubelet stops its containers and fails it (DeadlineExceeded)").format(
-                      pod=cur.metadata.name, seconds=cur.spec.active_deadline_seconds),
-                  pod=cur.metadata.name, seconds=cur.spec.active_deadline_seconds)
+        self.emit("cluster.pod_deadline", pod=cur.metadata.name, seconds=cur.spec.active_deadline_seconds)
         self._kill_later(cur, run.termination_delay, kl.fail_for_deadline)
 
     def _restart_in_place(self, cur: Pod, run: _PodRun, code: int, t: float) -> None:

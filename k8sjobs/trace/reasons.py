@@ -93,6 +93,11 @@ def _action_call(f: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"call": f"{f['action']}({args})"}
 
 
+def _sidecars(f: Mapping[str, Any]) -> Mapping[str, Any]:
+    names = f.get("sidecars", ())
+    return {"count": len(names), "names": ", ".join(names)}
+
+
 def _node_lost(f: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"count": len(f.get("pods", ()))}
 
@@ -258,6 +263,13 @@ REASONS: dict[str, Template | dict[str, Template]] = {
     # TRANSLATORS: {restarts} is the restart count of the container (the Nth restart).
     "cluster.container_restart": T(N_("{pod}: container exited {exit_code}; restart {restarts} in {delay:g} s "
                                       "(CrashLoopBackOff)")),
+    # TRANSLATORS: {names} lists the sidecar containers' names; {seconds} is their grace period.
+    "cluster.sidecars_stopping": T(Nn_("{pod}: its regular containers have exited; the kubelet stops its sidecar "
+                                       "{names} ({seconds:g} s)",
+                                       "{pod}: its regular containers have exited; the kubelet stops its sidecars "
+                                       "{names} in reverse order ({seconds:g} s)"), "count", _sidecars),
+    "cluster.pod_deadline": T(N_("{pod} was active on its node for {seconds} s, its own activeDeadlineSeconds: the "
+                                 "kubelet stops its containers and fails it (DeadlineExceeded)")),
     "cluster.evicted": T(N_("{pod} evicted: DisruptionTarget=True, then deleted gracefully")),
     # TRANSLATORS: {call} is Python code, e.g. fail_pod(exit_code=42, name='pi-x'); keep it as is.
     "action.*": T(N_("learner action: {call}"), derive=_action_call),
