@@ -44,7 +44,11 @@ EN = ROOT / "notebooks" / "en"
 # notebooks/en/NN-*.ipynb and delete test_each_unconverted_lesson_has_a_checked_exercise in
 # tests/test_lessons.py (the old rule for lessons not yet converted).
 SHAPED = {
+    "00-start-here",
     "01-why-jobs",
+    "02-parallelism-and-completions",
+    "03-work-queue",
+    "04-indexed-jobs",
 }
 
 FINAL_SECTIONS = ["Summary", "Words", "Further reading", "Checking the answers"]
