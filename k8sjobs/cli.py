@@ -14,6 +14,7 @@ COMMANDS = {
     "conformance": "run upstream-derived conformance cases and print the results as JSON",
     "validate": "check a Job manifest as the API server would (defaulting + validation)",
     "run": "simulate a Job manifest on an in-memory cluster and print the trace",
+    "explain": "say what the Job controller does next with a real Job (kubectl get -o yaml), and why",
 }
 
 

@@ -30,6 +30,7 @@ from .api.apierrors import APIError
 from .api.errors import DecodeError, FieldError, InvalidError
 from .api.events import StoreEventRecorder
 from .api.informer import Informer
+from .api.snapshot import Snapshot
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
 from .api.types import Job, Pod
 from .clock import EventHeap, FakeClock
@@ -44,6 +45,8 @@ from .ids import IdSource
 PRIORITY_WORKER = 20
 PRIORITY_ORPHAN_WORKER = 21
 PRIORITY_TTL_WORKER = 25
+PRIORITY_ADOPT = 30
+"""A snapshot's nodes take its pods over after the controller's first sync at that instant."""
 DEFAULT_MAX_TIME = 24 * 3600.0
 
 Listener = Callable[[str, dict[str, Any]], None]
@@ -117,10 +120,12 @@ class SimulationError(ValueError):
     """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
 
 
-def load_job(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> Job:
-    """A Job from a Job object, YAML/JSON text or a document; raises DecodeError."""
+def load_job(manifest: Job | Snapshot | str | bytes | dict, source: str = "<manifest>") -> Job:
+    """A Job from a Job object, a snapshot, YAML/JSON text or a document; raises DecodeError."""
     if isinstance(manifest, Job):
         return manifest
+    if isinstance(manifest, Snapshot):
+        return manifest.job
     if isinstance(manifest, dict):
         yamlio.check_type_meta(manifest, source)
         return yamlio.job_from_document(manifest, source)
@@ -165,21 +170,35 @@ def validate(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> 
 
 
 class Simulation:
-    """A simulated cluster with one Job in it (see the module docstring)."""
+    """A simulated cluster with one Job in it (see the module docstring).
 
-    def __init__(self, job: Job | str | bytes | dict, config: SimConfig | None = None, *,
+    ``job`` is a manifest (the Job is created at time 0) or a
+    :class:`~k8sjobs.api.snapshot.Snapshot` of a real cluster: its Job and pods are put in
+    the API server as they were, the clock starts at the snapshot's ``now``, the
+    controller starts as after a restart (no expectations, no backoff record) and its
+    first sync comes at that instant, before the nodes act; the nodes are those the pods
+    ran on (or ``nodes`` generic ones), and they take the pods over.
+    """
+
+    def __init__(self, job: Job | Snapshot | str | bytes | dict, config: SimConfig | None = None, *,
                  ids: IdSource | None = None, pod_grace_period: Callable | None = None, **settings: Any) -> None:
         if config is None:
             config = SimConfig(**settings)
         elif settings:
             config = replace(config, **settings)
         self.config = config
+        self.snapshot = job if isinstance(job, Snapshot) else None
         self.manifest = load_job(job)
         check_workload(self.manifest)
-        self.clock = FakeClock(0.0)
+        self.clock = FakeClock(self.snapshot.now if self.snapshot is not None else 0.0)
         self.heap = EventHeap(self.clock)
         self.store = APIStore(self.clock, ids=ids or IdSource(config.seed),
                               pod_grace_period=pod_grace_period or upstream_pod_grace_period)
+        if self.snapshot is not None:
+            self._check_snapshot_workloads(self.snapshot)
+            self.store.load([self.snapshot.job, *self.snapshot.pods])
+            if self.snapshot.pod_quota is not None:
+                self.store.faults.pod_quota = self.snapshot.pod_quota
         self.listeners: list[Listener] = []
         self.watchers: list[Callable[[WatchEvent], None]] = []
         self.actions: list[Action] = []
@@ -208,14 +227,34 @@ class Simulation:
                                               clock=self.clock, queue=ttl_queue, emit=self._emit)
         self.cluster: Cluster | None = None
         if not config.manual:
+            node_names = self.snapshot.node_names() or None if self.snapshot is not None else None
             self.cluster = Cluster(self.store, self.heap, nodes=config.nodes, pods_per_node=config.pods_per_node,
                                    seed=config.seed, scheduling_latency=config.scheduling_latency,
-                                   node_lost_delay=config.node_lost_delay, emit=self._emit)
-        created = self._create_job(self.manifest)
+                                   node_lost_delay=config.node_lost_delay, emit=self._emit, node_names=node_names)
+        if self.snapshot is None:
+            created = self._create_job(self.manifest)
+        else:
+            created = self.snapshot.job
+            # The controller starts as after a restart: its first sync is due now, and the
+            # nodes take the pods over only after it, so it sees exactly the snapshot.
+            self.controller.queue.add(key_func(created))
+            if self.cluster is not None:
+                pods = list(self.snapshot.pods)
+                self.heap.call_at(self.clock.now(), lambda: self.cluster.adopt(pods), priority=PRIORITY_ADOPT,
+                                  label="cluster:adopt")
         self.job_key = key_func(created)
         self.job_uid = created.metadata.uid
 
     # ------------------------------------------------------------------ plumbing
+
+    @staticmethod
+    def _check_snapshot_workloads(snapshot: Snapshot) -> None:
+        # Sim annotations on a snapshot's pods are read by the nodes: refuse bad ones now.
+        for pod in snapshot.pods:
+            _, errors = parse_workload(pod.metadata.annotations)
+            if errors:
+                fixed = [replace(e, field=e.field.replace("spec.template.metadata", "metadata", 1)) for e in errors]
+                raise InvalidError("Pod", pod.metadata.name, fixed)
 
     def _create_job(self, job: Job) -> Job:
         meta = job.metadata

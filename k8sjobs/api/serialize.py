@@ -17,7 +17,7 @@ import datetime as _dt
 import re
 import types
 import typing
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Union
 
 from . import types as t
@@ -51,8 +51,12 @@ def format_time(seconds: float) -> str:
     return instant.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_time(text: str) -> float:
-    """RFC 3339 -> simulated seconds relative to :data:`EPOCH`; raises ValueError."""
+    """RFC 3339 -> simulated seconds relative to :data:`EPOCH`; raises ValueError.
+
+    Cached: a snapshot of a big Job repeats the same few thousand instants many times.
+    """
     m = _RFC3339.match(text)
     if not m:
         raise ValueError("must be an RFC 3339 date-time such as 2026-01-01T00:00:30Z")
@@ -81,6 +85,26 @@ def _fields(cls: type) -> tuple[_FieldInfo, ...]:
 @cache
 def _has_extra(cls: type) -> bool:
     return any(f.name == "extra" for f in dataclasses.fields(cls))
+
+
+def json_fields(cls: type) -> dict[str, tuple[str, Any]]:
+    """The JSON names of a dataclass's fields -> (Python name, type hint); ``extra`` is left out."""
+    return _json_fields(cls)
+
+
+@cache
+def _json_fields(cls: type) -> dict[str, tuple[str, Any]]:
+    return {f.json: (f.name, f.hint) for f in _fields(cls)}
+
+
+def keeps_extra(cls: type) -> bool:
+    """True when ``cls`` keeps unknown keys in its ``extra`` field (Container, PodSpec)."""
+    return _has_extra(cls)
+
+
+def unwrap_optional(hint: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True); any other hint -> (hint, False)."""
+    return _unwrap_optional(hint)
 
 
 def _unwrap_optional(hint: Any) -> tuple[Any, bool]:

@@ -471,6 +471,30 @@ class APIStore:
         """A cheap copy of the whole state (the objects themselves are immutable and shared)."""
         return {k: dict(v) for k, v in self._objects.items()}
 
+    def load(self, objects: Iterable[Any]) -> None:
+        """Put objects in as they are, as a restored etcd would hold them (no admission, no watch events).
+
+        Used to start a simulation from a real cluster's state (a snapshot): names, UIDs,
+        timestamps, status and resourceVersions are kept, and new resourceVersions continue
+        above the highest numeric one loaded, so none is ever given twice.
+        """
+        highest = 0
+        for obj in objects:
+            kind = obj.kind
+            if kind not in RESOURCES:
+                raise APIError(Reason.BAD_REQUEST, f"unknown kind {kind!r}")
+            key = ("" if kind in _CLUSTER_SCOPED else obj.metadata.namespace, obj.metadata.name)
+            if key in self._objects[kind]:
+                raise already_exists(RESOURCES[kind], obj.metadata.name)
+            self._objects[kind][key] = obj
+            if kind == "Pod":
+                self._track_pod_count(None, obj)
+            rv = obj.metadata.resource_version
+            if rv.isdigit():
+                highest = max(highest, int(rv))
+        current = next(self._rv)
+        self._rv = itertools.count(max(current, highest + 1))
+
     def restore(self, snapshot: dict[str, dict[tuple[str, str], Any]]) -> None:
         """Put back a :meth:`snapshot` (used by time travel); watchers are not notified."""
         self._objects = {k: dict(v) for k, v in snapshot.items()}

@@ -187,7 +187,8 @@ def _key_text(key: Any) -> str:
     return str(key)
 
 
-def _measure(node: Node, memo: dict[int, int], active: set[int], depth: int) -> int:
+def _measure(node: Node, memo: dict[int, int], active: set[int], depth: int,
+             limit: int = MAX_EXPANDED_NODES) -> int:
     """Node count of the tree ``node`` expands to (aliases counted every time they occur)."""
     key = id(node)
     if key in memo:
@@ -201,14 +202,14 @@ def _measure(node: Node, memo: dict[int, int], active: set[int], depth: int) -> 
         active.add(key)
         children = node.value if isinstance(node, SequenceNode) else [n for pair in node.value for n in pair]
         for child in children:
-            total += _measure(child, memo, active, depth + 1)
-            if total > MAX_EXPANDED_NODES:
+            total += _measure(child, memo, active, depth + 1, limit)
+            if total > limit:
                 break
         active.discard(key)
     memo[key] = total
-    if total > MAX_EXPANDED_NODES:
+    if total > limit:
         raise _ManifestError(
-            f"{_node_where(node)}: the document expands to more than {MAX_EXPANDED_NODES} nodes through YAML "
+            f"{_node_where(node)}: the document expands to more than {limit} nodes through YAML "
             "aliases (an alias bomb?); refused before building it")
     return total
 
@@ -227,13 +228,14 @@ def _plain(value: Any, depth: int = 0) -> Any:
 # ----------------------------------------------------------------------------- decoding
 
 
-def _decode_text(data: bytes | str) -> str:
+def _decode_text(data: bytes | str, max_bytes: int = MAX_BYTES,
+                 too_large: str = "the API server's request limit") -> str:
     if isinstance(data, str):
-        if len(data.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-            raise _ManifestError(f"larger than {MAX_BYTES} bytes, the API server's request limit")
+        if len(data.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise _ManifestError(f"larger than {max_bytes} bytes, {too_large}")
         return data[1:] if data.startswith("\ufeff") else data
-    if len(data) > MAX_BYTES:
-        raise _ManifestError(f"larger than {MAX_BYTES} bytes, the API server's request limit")
+    if len(data) > max_bytes:
+        raise _ManifestError(f"larger than {max_bytes} bytes, {too_large}")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise _ManifestError("not UTF-8: the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8")
     try:
@@ -283,7 +285,7 @@ def _reader_problem(exc: yaml.reader.ReaderError, text: str) -> str:
     return f"not YAML: line {line}, column {column}: character U+{char:04X} is not allowed in YAML"
 
 
-def _load_yaml_documents(text: str) -> list[Any]:
+def _load_yaml_documents(text: str, limit: int = MAX_EXPANDED_NODES) -> list[Any]:
     try:
         loader = ManifestLoader(text)
     except yaml.reader.ReaderError as exc:
@@ -294,7 +296,7 @@ def _load_yaml_documents(text: str) -> list[Any]:
             node = loader.get_node()
             if node is None:
                 continue
-            _measure(node, {}, set(), 0)
+            _measure(node, {}, set(), 0, limit)
             documents.append(_plain(loader.construct_document(node)))
     except _ManifestError:
         raise
@@ -357,7 +359,7 @@ def _load(data: bytes | str) -> dict[str, Any]:
     return doc
 
 
-def _check_depth(value: Any) -> None:
+def _check_depth(value: Any, limit: int = MAX_EXPANDED_NODES) -> None:
     stack = [(value, 0)]
     count = 0
     while stack:
@@ -365,12 +367,39 @@ def _check_depth(value: Any) -> None:
         count += 1
         if depth > MAX_DEPTH:
             raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep")
-        if count > MAX_EXPANDED_NODES:
-            raise _ManifestError(f"the document has more than {MAX_EXPANDED_NODES} nodes")
+        if count > limit:
+            raise _ManifestError(f"the document has more than {limit} nodes")
         if isinstance(v, dict):
             stack.extend((x, depth + 1) for x in v.values())
         elif isinstance(v, list):
             stack.extend((x, depth + 1) for x in v)
+
+
+def load_documents(data: bytes | str, source: str = "<input>", *, max_bytes: int, max_nodes: int,
+                   too_large: str) -> list[Any]:
+    """Read every YAML document (or the one JSON document) of ``data``; raise DecodeError.
+
+    The same safe loader and rules as :func:`load_document`, with other bounds: at most
+    ``max_bytes`` bytes (``too_large`` says why, after "larger than N bytes, ") and
+    ``max_nodes`` nodes per document. Empty documents are skipped; the result may be empty.
+    """
+    try:
+        text = _decode_text(data, max_bytes, too_large)
+        if text.lstrip().startswith(("{", "[")):
+            # Read as Go's encoding/json would (a repeated key: the last one wins), without the
+            # per-object hook of the strict manifest reader: a big Job's snapshot is tens of
+            # megabytes of JSON. No aliases in JSON: the size bound is the node bound.
+            try:
+                return [json.loads(text, parse_constant=_json_constant)]
+            except _ManifestError:
+                raise
+            except ValueError:
+                return _load_yaml_documents(text, max_nodes)  # flow-style YAML is not always JSON
+            except RecursionError:
+                raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep") from None
+        return _load_yaml_documents(text, max_nodes)
+    except _ManifestError as exc:
+        raise DecodeError(f"{source}: {exc}") from None
 
 
 def load_document(data: bytes | str, source: str = "<input>") -> dict[str, Any]:

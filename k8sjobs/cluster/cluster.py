@@ -81,7 +81,8 @@ class Cluster:
 
     def __init__(self, store: APIStore, heap: EventHeap, *, nodes: int = 3,
                  pods_per_node: int = DEFAULT_PODS_PER_NODE, seed: int = 0, scheduling_latency: float = 0.0,
-                 node_lost_delay: float = 40.0, emit: Emit = null_emit) -> None:
+                 node_lost_delay: float = 40.0, emit: Emit = null_emit,
+                 node_names: list[str] | None = None) -> None:
         self.store = store
         self.heap = heap
         self.seed = seed
@@ -103,8 +104,8 @@ class Cluster:
         self.lost_nodes: set[str] = set()
         self._ready: tuple[frozenset[str], list[str]] | None = None
         """(lost nodes, ready nodes by name) as last computed: the scheduler asks for every pod."""
-        for i in range(1, nodes + 1):
-            self.add_node(f"node-{i}")
+        for name in node_names if node_names is not None else [f"node-{i}" for i in range(1, nodes + 1)]:
+            self.add_node(name)
         store.watch("Pod", self._on_pod)
 
     # ------------------------------------------------------------------ nodes
@@ -231,6 +232,53 @@ class Cluster:
         if self._pending:
             self.heap.call_later(self.scheduling_latency, self._schedule_all, priority=PRIORITY_CLUSTER,
                                  label="scheduler")
+
+    # ------------------------------------------------------------------ pods that were there first
+
+    def adopt(self, pods: list[Pod]) -> None:
+        """Take over pods that existed before the simulation started (a snapshot of a real cluster).
+
+        As kubelets and the scheduler do after a restart: unscheduled pods queue for a
+        node; pending pods on a node start after their start latency; running pods end at
+        their start time plus the run time their sim annotations give (at once if that is
+        past); pods being deleted stop at the end of their termination delay or grace
+        period. Finished pods take no slot.
+        """
+        t = self.heap.now()
+        for pod in sorted(pods, key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid)):
+            key = (pod.metadata.namespace, pod.metadata.name)
+            if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+                continue
+            node = pod.spec.node_name
+            if not node:
+                if pod.metadata.deletion_timestamp is not None:
+                    self._schedule_gc_tick()
+                else:
+                    self._pending[key] = None
+                    self.heap.call_later(self.scheduling_latency, lambda k=key: self._schedule(k),
+                                         priority=PRIORITY_CLUSTER, label="scheduler")
+                continue
+            if node not in self._on_node:
+                self.add_node(node)
+            self._on_node[node][key] = None
+            run = self._plan(pod)
+            if pod.metadata.deletion_timestamp is not None:
+                grace = pod.metadata.deletion_grace_period_seconds or 0
+                asked = pod.metadata.deletion_timestamp - grace
+                run.stopping = True
+                at = max(t, asked + min(run.termination_delay, grace))
+                self.heap.call_at(at, lambda p=pod, k=run.termination_delay > grace: self._stop(p, k),
+                                  priority=PRIORITY_CLUSTER, label="kubelet")
+            elif pod.status.phase == Phase.RUNNING:
+                run.started = True
+                duration = run.plan_runs[0][0]
+                if math.isfinite(duration):
+                    self.heap.call_at(max(t, _started_at(pod, t) + duration),
+                                      lambda p=pod, tok=run.token: self._run_ended(p, tok),
+                                      priority=PRIORITY_CLUSTER, label="kubelet")
+            elif math.isfinite(run.start_latency):
+                self.heap.call_later(run.start_latency, lambda p=pod, tok=run.token: self._start(p, tok),
+                                     priority=PRIORITY_CLUSTER, label="kubelet")
 
     # ------------------------------------------------------------------ scheduler
 
@@ -523,4 +571,10 @@ class Cluster:
         return parse_workload(annotations)[1]
 
 
-
+def _started_at(pod: Pod, default: float) -> float:
+    """When a running pod's containers started (the latest start), else its start time."""
+    starts = [s.state.running.started_at for s in pod.status.container_statuses
+              if s.state.running is not None and s.state.running.started_at is not None]
+    if starts:
+        return max(starts)
+    return pod.status.start_time if pod.status.start_time is not None else default

@@ -71,6 +71,10 @@ class Trace:
     final_job: Job | None = None
     truncated: bool = False
     """The run stopped at its horizon before the Job finished."""
+    start_t: float = 0.0
+    """When the run starts: 0 (the Job's creation), or a snapshot's instant."""
+    initial_changes: int = 0
+    """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
     _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
     _histories: dict[str, PodHistory] | None = field(default=None, repr=False)
 
@@ -101,7 +105,7 @@ class Trace:
     def state_at(self, index: int) -> WorldState:
         """The world right after cycle ``index`` (0 = before the first cycle)."""
         if index == 0:
-            end, t = (self.cycles[0].change_start if self.cycles else len(self.changes)), 0.0
+            end, t = (self.cycles[0].change_start if self.cycles else len(self.changes)), self.start_t
         else:
             c = self.cycle(index)
             end, t = c.change_end, c.t
@@ -149,6 +153,10 @@ def _build_histories(trace: Trace) -> dict[str, PodHistory]:
         # A pod of the Job stays followed after it is orphaned (its ownerReference removed).
         if h is None and not any(r.uid == job_uid for r in meta.owner_references):
             continue
+        if h is None and ch.seq < trace.initial_changes:
+            # A snapshot's pod: its life so far is in its own timestamps, not in changes.
+            rows[meta.uid] = _history_from_object(pod, ch.t)
+            continue
         if h is None:
             h = rows[meta.uid] = {
                 "name": meta.name, "uid": meta.uid, "index": pod_index(pod),
@@ -192,6 +200,42 @@ def _build_histories(trace: Trace) -> dict[str, PodHistory]:
     return {uid: PodHistory(**row) for uid, row in rows.items()}
 
 
+def _history_from_object(pod: Pod, t: float) -> dict[str, Any]:
+    """A pod's history as its own timestamps tell it (a pod that existed before the run)."""
+    meta, status = pod.metadata, pod.status
+    phase = status.phase or Phase.PENDING
+    conds = {c.type: c for c in status.conditions}
+
+    def since(ctype: str) -> float | None:
+        c = conds.get(ctype)
+        return (c.last_transition_time if c.last_transition_time is not None else t) if c and c.status == "True" \
+            else None
+
+    starts = [s.state.running.started_at for s in status.container_statuses if s.state.running is not None]
+    starts += [s.state.terminated.started_at for s in status.container_statuses if s.state.terminated is not None]
+    starts = [x for x in starts if x is not None]
+    ends = [s.state.terminated.finished_at for s in status.container_statuses if s.state.terminated is not None]
+    ends = [x for x in ends if x is not None]
+    terminal = phase in (Phase.SUCCEEDED, Phase.FAILED)
+    codes = [s.state.terminated.exit_code for s in status.container_statuses if s.state.terminated is not None]
+    nonzero = [c for c in codes if c != 0]
+    scheduled = since("PodScheduled") if pod.spec.node_name else None
+    started = min(starts) if starts else (status.start_time if phase != Phase.PENDING else None)
+    disruption = next((c.reason or "DisruptionTarget" for c in status.conditions
+                       if c.type == "DisruptionTarget" and c.status == "True"), "")
+    return {
+        "name": meta.name, "uid": meta.uid, "index": pod_index(pod),
+        "created": meta.creation_timestamp if meta.creation_timestamp is not None else t, "created_in_cycle": 0,
+        "scheduled": scheduled if scheduled is not None else (t if pod.spec.node_name else None),
+        "node": pod.spec.node_name, "started": started, "ready": since("Ready"),
+        "finished": (max(ends) if ends else t) if terminal else None, "phase": phase if terminal else Phase.PENDING,
+        "exit_code": (nonzero[0] if nonzero else (codes[0] if codes else None)) if terminal else None,
+        "deleting": (meta.deletion_timestamp - (meta.deletion_grace_period_seconds or 0)
+                     if meta.deletion_timestamp is not None else None),
+        "removed": None, "restarts": max((s.restart_count for s in status.container_statuses), default=0),
+        "disruption": disruption, "seqs": {}}
+
+
 class Recorder:
     """Builds a :class:`Trace` while a :class:`~k8sjobs.sim.Simulation` runs."""
 
@@ -207,6 +251,11 @@ class Recorder:
             self._change(WatchEvent("ADDED", "Node", obj))
         if job is not None:
             self._change(WatchEvent("ADDED", "Job", job))
+        # A snapshot's pods were there before the run: they are part of its starting world.
+        for pod in sim.pods():
+            self._change(WatchEvent("ADDED", "Pod", pod))
+        self.trace.start_t = sim.clock.now()
+        self.trace.initial_changes = len(self.trace.changes)
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
 

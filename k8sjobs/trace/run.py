@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..api.snapshot import Snapshot
 from ..api.types import Job
 from ..i18n import _
 from ..sim import DEFAULT_MAX_TIME, Action, SimConfig, Simulation, fewer_gc_passes, load_job
@@ -27,7 +28,7 @@ PROGRESS_EVERY = 5000
 class Run:
     """One simulated run of one Job, recorded cycle by cycle."""
 
-    def __init__(self, manifest: Job | str | bytes | dict, config: SimConfig | None = None, *,
+    def __init__(self, manifest: Job | Snapshot | str | bytes | dict, config: SimConfig | None = None, *,
                  actions: tuple[Action, ...] | list[Action] = (), max_time: float = DEFAULT_MAX_TIME,
                  max_cycles: int = DEFAULT_MAX_CYCLES, progress: Callable[[Simulation], None] | None = None,
                  **settings: Any) -> None:
@@ -35,12 +36,14 @@ class Run:
             config = SimConfig(**settings)
         elif settings:
             config = replace(config, **settings)
-        self.manifest = load_job(manifest)
+        self.source: Job | Snapshot = manifest if isinstance(manifest, Snapshot) else load_job(manifest)
+        """What every rebuild of this run starts from: the manifest, or a real cluster's snapshot."""
+        self.manifest = load_job(self.source)
         self.config = config
         self.max_time = max_time
         self.max_cycles = max_cycles
         self.progress = progress
-        sim = Simulation(self.manifest, config)
+        sim = Simulation(self.source, config)
         recorder = Recorder(sim)
         for act in sorted(actions, key=lambda a: (a.position, a.t)):
             sim.replay_action(act)
@@ -112,9 +115,10 @@ class Run:
     def _branch(self, kept: list[Action], advance: Callable[[Simulation], Any], action: str,
                 kwargs: dict[str, Any]) -> Run:
         new = Run.__new__(Run)
-        new.manifest, new.config, new.max_time, new.max_cycles = self.manifest, self.config, self.max_time, self.max_cycles
+        new.source, new.manifest, new.config = self.source, self.manifest, self.config
+        new.max_time, new.max_cycles = self.max_time, self.max_cycles
         new.progress = None
-        sim = Simulation(self.manifest, self.config)
+        sim = Simulation(self.source, self.config)
         recorder = Recorder(sim)
         for act in kept:
             sim.replay_action(act)
@@ -125,5 +129,5 @@ class Run:
 
     def with_settings(self, **settings: Any) -> Run:
         """The same manifest and actions under other settings (seed, nodes, informer lag, ...)."""
-        return Run(self.manifest, replace(self.config, **settings), actions=self.actions, max_time=self.max_time,
+        return Run(self.source, replace(self.config, **settings), actions=self.actions, max_time=self.max_time,
                    max_cycles=self.max_cycles)

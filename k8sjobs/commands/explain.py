@@ -1,0 +1,135 @@
+"""``python -m k8sjobs explain FILE``: what the Job controller does next with a real Job, and why.
+
+FILE is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` (or
+``-o json``) printed: a ``v1 List``, several YAML documents, or a Job alone (``-`` reads
+standard input). The real controller's next sync runs on exactly that state
+(:mod:`k8sjobs.trace.explain`); the answer lists what it observes, each decision in order
+with its rule id and reason, the result, and what the snapshot cannot show.
+
+``--forecast`` then plays the Job forward in the simulated cluster from the snapshot and
+prints the cycles as ``run`` does. Bad input gives one clear line per problem on stderr
+and exit status 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..api.errors import DecodeError, InvalidError
+from ..api.snapshot import MAX_SNAPSHOT_BYTES, SNAPSHOT_COMMAND, read_snapshot
+from ..cluster.workload import parse_go_duration
+from ..i18n import _
+from ..sim import SimConfig, SimulationError
+from ..trace.explain import explain
+from ..trace.run import DEFAULT_MAX_CYCLES, Run
+from ..trace.text import render_trace
+from .run import FOREVER, progress_note, run_to_json
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's arguments."""
+    p.add_argument("file", metavar="FILE", help=f"what `{SNAPSHOT_COMMAND}` printed (YAML or JSON; - for stdin)")
+    p.add_argument("--job", metavar="NAME", help="the Job to explain when the file has several (NAME or "
+                   "NAMESPACE/NAME)")
+    p.add_argument("--now", metavar="TIME", help="when the sync happens, RFC 3339 (default: the latest time "
+                   "recorded in the file)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument("--forecast", action="store_true", help="then run the Job forward in the simulated cluster "
+                   "and print its cycles as `run` does")
+    p.add_argument("--assume-duration", metavar="DURATION", help="with --forecast: how long a pod runs when its "
+                   "sim annotations do not say (30s, 2m, 1h30m; default: the median run time of the succeeded "
+                   "pods in the file, else 60s)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the forecast (default 0)")
+    p.add_argument("--until", type=float, metavar="SECONDS", help="with --forecast: stop this many simulated "
+                   "seconds after the snapshot (default: when the Job finishes)")
+    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help="with --forecast: stop after this "
+                   f"many reconcile cycles (default {DEFAULT_MAX_CYCLES})")
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read(MAX_SNAPSHOT_BYTES + 1)
+    size = os.stat(path).st_size
+    if size > MAX_SNAPSHOT_BYTES:
+        raise DecodeError(_("{path}: {size} bytes: larger than the {limit} bytes a snapshot may have (about "
+                            "15,000 pods as kubectl prints them); take the Job and only the pods that still run or "
+                            "wait, e.g. kubectl get job NAME -o yaml and kubectl get pods -l "
+                            "batch.kubernetes.io/job-name=NAME --field-selector=status.phase!=Succeeded -o yaml")
+                          .format(path=path, size=f"{size:,}", limit=f"{MAX_SNAPSHOT_BYTES:,}"))
+    with open(path, "rb") as fh:
+        return fh.read(MAX_SNAPSHOT_BYTES + 1)
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 1
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Explain (and forecast); bad input gives one line per problem and exit 1."""
+    try:
+        data = _read(args.file)
+    except IsADirectoryError:
+        return _fail(_("explain: {path}: is a directory, not a snapshot file").format(path=args.file))
+    except OSError as exc:
+        return _fail(f"explain: {args.file}: {exc.strerror or exc}")
+    except DecodeError as exc:
+        return _fail(exc.render())
+    duration = None
+    if args.assume_duration is not None:
+        try:
+            text = args.assume_duration.strip()
+            duration = float(text) if text.replace(".", "", 1).isdigit() else parse_go_duration(text)
+        except ValueError as exc:
+            return _fail(_("explain: --assume-duration: {detail}").format(detail=exc))
+        if not duration > 0:
+            return _fail(_("explain: --assume-duration: must be longer than 0 s"))
+    if args.until is not None and not 0 < args.until <= FOREVER:
+        return _fail(_("explain: --until: must be between 0 and {max} seconds, got {value}").format(
+            max=f"{FOREVER:g}", value=f"{args.until:g}"))
+    if args.max_cycles < 1:
+        return _fail(_("explain: --max-cycles: must be at least 1, got {n}").format(n=args.max_cycles))
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        snapshot = read_snapshot(data, source, job=args.job, now=args.now)
+        config = SimConfig(seed=args.seed)
+        answer = explain(snapshot, config)
+        run = None
+        if args.forecast:
+            ahead = snapshot.assuming(duration)
+            horizon = args.until if args.until is not None else FOREVER
+            run = Run(ahead, config, max_time=ahead.now + horizon, max_cycles=args.max_cycles)
+    except DecodeError as exc:
+        return _fail(exc.render())
+    except InvalidError as exc:
+        return _fail(exc.message())
+    except (SimulationError, ValueError) as exc:
+        return _fail(f"explain: {exc}")
+    if args.format == "json":
+        doc = answer.to_json()
+        if run is not None:
+            doc["forecast"] = {**run_to_json(run), "assumedDuration": ahead.assumed_duration,
+                               "durationFrom": ahead.duration_source}
+        json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
+        return 0
+    sys.stdout.write(answer.render_text())
+    if run is not None:
+        sys.stdout.write("\n" + forecast_heading(ahead) + "\n")
+        sys.stdout.write(render_trace(run.trace))
+        progress_note(run)
+    return 0
+
+
+def forecast_heading(snapshot) -> str:
+    """The line above a forecast: where it starts and what it assumes about run times."""
+    how = {"given": _("given with --assume-duration"),
+           "finished-pods": _("the median run time of {n} succeeded pods in the snapshot").format(
+               n=snapshot.duration_pods),
+           "default": _("no succeeded pod shows one")}[snapshot.duration_source]
+    return _("Forecast from {now} (simulated time counts from the Job's creation): pods without sim annotations "
+             "run {d} s ({how}) and succeed; the nodes are those the pods ran on").format(
+        now=snapshot.real_time(snapshot.now), d=f"{snapshot.assumed_duration:g}", how=how)

@@ -1,0 +1,373 @@
+"""Explain a real Job: run the controller's next sync on a snapshot and say what it does, and why.
+
+:func:`explain` builds the snapshot's world in the simulated API server and informers
+(:class:`~k8sjobs.sim.Simulation` from a :class:`~k8sjobs.api.snapshot.Snapshot`) and lets
+the real ``sync_job`` run once at the snapshot's instant, recorded like any cycle. Nothing
+here decides anything: the answer is what that sync wrote (pods created and deleted,
+finalizers removed, the Job's status and conditions) and the decisions it emitted, with
+their rule ids and reasons, in order.
+
+What a snapshot cannot show is assumed as after a controller restart, and said so: the
+controller's expectations are satisfied (it has none), and its backoff record is rebuilt by
+the sync itself from the finish times of the pods it has not counted yet.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api.serialize import to_dict
+from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot
+from ..api.types import JOB_TRACKING_FINALIZER, Phase
+from ..controller import backoff_utils as bu
+from ..i18n import _, ngettext
+from ..sim import SimConfig, Simulation
+from .recorder import Recorder
+from .records import Cycle, Decision
+
+_TERMINAL = (Phase.SUCCEEDED, Phase.FAILED)
+_HIDDEN = {"sync.observed"}
+"""Decisions shown under "observes", not among the decisions."""
+
+
+class _RecordingBackoffStore(bu.BackoffStore):
+    """The controller's backoff store, remembering the record the sync built (what it waits on)."""
+
+    __slots__ = ("built",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: bu.BackoffRecord | None = None
+
+    def new_backoff_record(self, key, new_succeeded_pods, new_failed_pods):  # noqa: D102 -- as the base class
+        self.built = super().new_backoff_record(key, new_succeeded_pods, new_failed_pods)
+        return self.built
+
+
+@dataclass
+class Explanation:
+    """The next sync of a snapshot's Job: what the controller observed, did, and assumed."""
+
+    snapshot: Snapshot
+    cycle: Cycle
+    job_after: Any
+    created: list[str]
+    create_attempts: int
+    created_indexes: list[int]
+    deleted: list[str]
+    finalizer_removals: int
+    requeue_after: float | None
+    retry_after_error: bool
+    error: str | None
+    backoff: bu.BackoffRecord | None
+    uncounted: list[str]
+    uncounted_in_status: dict[str, list[str]]
+    warnings: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def decisions(self) -> list[Decision]:
+        """The sync's decisions in order (the observation line aside)."""
+        return [d for d in self.cycle.decisions if d.rule not in _HIDDEN]
+
+    def backoff_json(self) -> dict[str, Any]:
+        """The backoff record the sync built: failures since the last success, the wait left."""
+        rec = self.backoff
+        snap = self.snapshot
+        n = rec.failures_after_last_success if rec is not None else 0
+        last = rec.last_failure_time if rec is not None else None
+        remaining = bu.get_remaining_time(rec, snap.now) if rec is not None else 0.0
+        return {"failuresAfterLastSuccess": n, "lastFailureTime": snap.real_time(last),
+                "delay": bu.backoff_delay(n), "remaining": remaining,
+                "until": snap.real_time(snap.now + remaining) if remaining > 0 else None}
+
+    def observed_json(self) -> dict[str, Any]:
+        """What the controller observed at the start of the sync."""
+        o = self.cycle.observed
+        return {
+            "pods": o.get("pods", 0), "byPhase": dict(o.get("by_phase", {})),
+            "active": o.get("active", 0), "ready": o.get("ready", 0), "terminating": o.get("terminating", 0),
+            "succeeded": o.get("succeeded", 0), "failed": o.get("failed", 0),
+            "newlyFinished": {"succeeded": o.get("new_succeeded", 0), "failed": o.get("new_failed", 0)},
+            "uncounted": list(self.uncounted), "uncountedInStatus": self.uncounted_in_status,
+            "backoff": self.backoff_json(),
+            "expectations": {"satisfied": bool(o.get("satisfied", True)), "assumed": True},
+        }
+
+    def status_json(self) -> dict[str, Any]:
+        """The Job's status after the sync, with every counter present (as the issue's JSON has it)."""
+        job = self.job_after
+        if job is None:
+            return {}
+        st = job.status
+        doc = to_dict(st)
+        doc.pop("conditions", None)
+        for name, value in (("active", st.active), ("ready", st.ready), ("succeeded", st.succeeded),
+                            ("failed", st.failed), ("terminating", st.terminating),
+                            ("completedIndexes", st.completed_indexes), ("failedIndexes", st.failed_indexes)):
+            doc[name] = value
+        unc = st.uncounted_terminated_pods
+        doc["uncountedTerminatedPods"] = {"succeeded": list(unc.succeeded) if unc else [],
+                                          "failed": list(unc.failed) if unc else []}
+        snap = self.snapshot
+        for name, value in (("startTime", st.start_time), ("completionTime", st.completion_time)):
+            doc[name] = snap.real_time(value)
+        return doc
+
+    def conditions_json(self) -> list[dict[str, Any]]:
+        """The Job's conditions after the sync, in order."""
+        job = self.job_after
+        if job is None:
+            return []
+        snap = self.snapshot
+        return [{"type": c.type, "status": c.status, "reason": c.reason, "message": c.message,
+                 "lastTransitionTime": snap.real_time(c.last_transition_time)} for c in job.status.conditions]
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer for scripts (the shape issue 16 gives)."""
+        snap = self.snapshot
+        return {
+            "job": snap.key,
+            "now": snap.real_time(snap.now),
+            "observed": self.observed_json(),
+            "sync": {
+                "creations": self.create_attempts,
+                "created": list(self.created),
+                "createdIndexes": sorted(self.created_indexes),
+                "deletions": list(self.deleted),
+                "finalizerRemovals": self.finalizer_removals,
+                "status": self.status_json(),
+                "conditions": self.conditions_json(),
+                "requeueAfter": self.requeue_after,
+                "error": self.error,
+            },
+            "decisions": [{"rule": d.rule, "reason": d.reason, **_plain(d.fields)} for d in self.decisions],
+            "assumptions": self.assumptions(),
+            "warnings": list(self.warnings),
+            "leftOut": [{"pod": x.name, "namespace": x.namespace, "why": x.why, **({"owner": x.owner} if x.owner else {})}
+                        for x in snap.left_out],
+            "ignored": [{"kind": i.kind, "field": i.field, "objects": i.count} for i in snap.ignored],
+        }
+
+    def assumptions(self) -> list[str]:
+        """What the snapshot cannot show and the answer takes for granted, in words."""
+        snap = self.snapshot
+        out = [
+            _("The controller's expectations are taken as satisfied, as right after a controller restart: "
+              "a creation or deletion it is still waiting to see would make it wait instead."),
+            _("The backoff record is rebuilt from the finish times of the finished pods the controller has not "
+              "counted yet, as upstream does after a restart; failures it counted before are not in it."),
+            _("The sync runs at {now}; when it really runs depends on the work queue (1 s batching of pod "
+              "events, rate-limited retries), which a snapshot does not show.").format(now=snap.real_time(snap.now)),
+            _("The controller's informer caches are taken to hold exactly the snapshot."),
+        ]
+        if not snap.now_given:
+            out.append(_("The time of the sync is the latest time recorded in the snapshot ({now}); give --now "
+                         "to choose another.").format(now=snap.real_time(snap.now)))
+        if snap.pod_quota is not None:
+            out.append(_("Pod creations are limited as the snapshot's quota says ({quota}): room for {n} more "
+                         "non-finished pods of this Job.").format(quota=snap.quota_text, n=snap.pod_quota))
+        else:
+            out.append(_("No ResourceQuota is in the snapshot: pod creations are assumed to succeed."))
+        return out
+
+    # ------------------------------------------------------------------ text
+
+    def render_text(self) -> str:
+        """The answer for people: observations, decisions in order, the result, the assumptions."""
+        snap = self.snapshot
+        o = self.observed_json()
+        lines: list[str] = []
+        lines.append(_("Job {key} at {now} ({age} s after its creation)").format(
+            key=snap.key, now=snap.real_time(snap.now), age=_seconds(snap.now)))
+        lines.append("")
+        lines.append(_("What the controller observes"))
+        phases = ", ".join(f"{n} {phase}" for phase, n in sorted(o["byPhase"].items())) or _("none")
+        lines.append("  " + ngettext("{n} pod ({phases})", "{n} pods ({phases})", o["pods"]).format(
+            n=o["pods"], phases=phases))
+        lines.append("  " + _("active {active}, ready {ready}, terminating {terminating}; succeeded {succeeded}, "
+                              "failed {failed} (the status counters plus the finished pods not counted yet)").format(
+            **{k: o[k] for k in ("active", "ready", "terminating", "succeeded", "failed")}))
+        if self.uncounted:
+            lines.append("  " + ngettext("{n} finished pod is not counted yet (it still carries the tracking "
+                                         "finalizer): {names}",
+                                         "{n} finished pods are not counted yet (they still carry the tracking "
+                                         "finalizer): {names}", len(self.uncounted)).format(
+                n=len(self.uncounted), names=_names(self.uncounted)))
+        else:
+            lines.append("  " + _("every finished pod is counted in the Job's status already"))
+        b = o["backoff"]
+        if b["failuresAfterLastSuccess"]:
+            wait = (_("wait {s} s more, until {until}").format(s=_seconds(b["remaining"]), until=b["until"])
+                    if b["remaining"] > 0 else _("that wait is over"))
+            lines.append("  " + ngettext(
+                "backoff record: {n} failure since the last success, the last at {last}: {delay} s after it; {wait}",
+                "backoff record: {n} failures since the last success, the last at {last}: {delay} s after it; {wait}",
+                b["failuresAfterLastSuccess"]).format(n=b["failuresAfterLastSuccess"], last=b["lastFailureTime"],
+                                                      delay=_seconds(b["delay"]), wait=wait))
+        else:
+            lines.append("  " + _("backoff record: no failure since the last success: no wait"))
+        for w in self.warnings:
+            lines.append("  ! " + w)
+        lines.append("")
+        lines.append(_("What its next sync does, in order"))
+        if not self.decisions:
+            lines.append("  " + _("nothing"))
+        for i, d in enumerate(self.decisions, 1):
+            lines.append(f"  {i:>2}. [{d.rule}] {' '.join(d.reason.split())}")
+        lines.append("")
+        lines.append(_("Result"))
+        lines.extend("  " + line for line in self._result_lines())
+        lines.append("")
+        lines.append(_("What the snapshot cannot show (assumed)"))
+        lines.extend(f"  - {a}" for a in self.assumptions())
+        left = snap.left_out
+        if left:
+            lines.append("")
+            lines.append(_("Left out"))
+            lines.extend(f"  - {_left_out_text(x)}" for x in left[:20])
+            if len(left) > 20:
+                lines.append("  - " + _("... and {n} more").format(n=len(left) - 20))
+        if snap.ignored or snap.other_kinds:
+            lines.append("")
+            lines.append(_("Not used by the model (ignored): {fields}").format(fields=_ignored_text(snap)))
+        return "\n".join(lines) + "\n"
+
+    def _result_lines(self) -> list[str]:
+        out = []
+        if self.created:
+            idx = (" " + _("(indexes {indexes})").format(indexes=_indexes(self.created_indexes))
+                   if self.created_indexes else "")
+            out.append(ngettext("creates {n} pod{indexes}: {names}", "creates {n} pods{indexes}: {names}",
+                                len(self.created)).format(n=len(self.created), indexes=idx, names=_names(self.created)))
+        failed = self.create_attempts - len(self.created)
+        if failed > 0:
+            out.append(ngettext("{n} pod creation fails", "{n} pod creations fail", failed).format(n=failed))
+        if self.deleted:
+            out.append(ngettext("deletes {n} pod, in this order: {names}", "deletes {n} pods, in this order: {names}",
+                                len(self.deleted)).format(n=len(self.deleted), names=_names(self.deleted)))
+        if not self.created and not self.deleted and self.create_attempts == 0:
+            out.append(_("creates and deletes no pod"))
+        if self.finalizer_removals:
+            out.append(ngettext("removes the tracking finalizer from {n} pod",
+                                "removes the tracking finalizer from {n} pods",
+                                self.finalizer_removals).format(n=self.finalizer_removals))
+        s = self.status_json()
+        if s:
+            out.append(_("status after it: active={active} ready={ready} succeeded={succeeded} failed={failed} "
+                         "terminating={terminating}").format(**{k: s.get(k) for k in (
+                             "active", "ready", "succeeded", "failed", "terminating")}))
+            if s.get("completedIndexes") or s.get("failedIndexes"):
+                out.append(_("completed indexes: {done}; failed indexes: {failed}").format(
+                    done=s.get("completedIndexes") or "-", failed=s.get("failedIndexes") or "-"))
+        conds = self.conditions_json()
+        if conds:
+            out.append(_("conditions: {list}").format(list="; ".join(
+                f"{c['type']}={c['status']} ({c['reason']})" for c in conds)))
+        if self.error:
+            out.append(_("the sync returns an error and is retried (rate limited): {error}").format(error=self.error))
+        elif self.requeue_after is not None:
+            out.append(_("it asks to be synced again in {s} s, at {at}").format(
+                s=_seconds(self.requeue_after), at=self.snapshot.real_time(self.snapshot.now + self.requeue_after)))
+        else:
+            out.append(_("no delayed sync requested: the next sync comes when a pod or the Job changes"))
+        return out
+
+    def to_json_text(self) -> str:
+        """:meth:`to_json` as indented JSON text."""
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=str) + "\n"
+
+
+def _plain(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if k not in ("rule", "reason")}
+
+
+def _seconds(t: float) -> str:
+    text = f"{t:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _names(names: list[str], limit: int = 10) -> str:
+    shown = ", ".join(names[:limit])
+    if len(names) > limit:
+        shown += " " + _("and {n} more").format(n=len(names) - limit)
+    return shown
+
+
+def _indexes(indexes: list[int]) -> str:
+    return ",".join(str(i) for i in sorted(indexes))
+
+
+def _left_out_text(x: LeftOut) -> str:
+    if x.why == "other-controller":
+        return _("pod {name}: its controller is {owner}, not this Job").format(name=x.name, owner=x.owner)
+    if x.why == "other-namespace":
+        return _("pod {name}: it is in namespace {ns}, not the Job's").format(name=x.name, ns=x.namespace)
+    return _("pod {name}: finished and counted already (the tracking finalizer is gone); the next sync does not "
+             "read it, and the simulation has room for {limit} pods").format(name=x.name, limit=f"{MAX_SNAPSHOT_PODS:,}")
+
+
+def _ignored_text(snap: Snapshot) -> str:
+    by_kind: dict[str, list[Ignored]] = {}
+    for i in snap.ignored:
+        by_kind.setdefault(i.kind, []).append(i)
+    parts = []
+    for kind, items in by_kind.items():
+        parts.append(f"{kind}: " + ", ".join(i.field for i in items))
+    for kind, n in snap.other_kinds:
+        parts.append(ngettext("{n} {kind} object", "{n} {kind} objects", n).format(n=n, kind=kind))
+    return "; ".join(parts)
+
+
+def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
+    """Finished pods still carrying the tracking finalizer, and the status's uncounted UIDs by name."""
+    names = [p.metadata.name for p in snapshot.pods
+             if p.status.phase in _TERMINAL and JOB_TRACKING_FINALIZER in p.metadata.finalizers]
+    by_uid = {p.metadata.uid: p.metadata.name for p in snapshot.pods}
+    unc = snapshot.job.status.uncounted_terminated_pods
+    in_status = {"succeeded": [by_uid.get(u, u) for u in (unc.succeeded if unc else ())],
+                 "failed": [by_uid.get(u, u) for u in (unc.failed if unc else ())]}
+    return names, in_status
+
+
+def _warnings(snapshot: Snapshot, observed: dict[str, Any]) -> list[str]:
+    out = []
+    st = snapshot.job.status
+    active = observed.get("active", 0)
+    if st.active > active:
+        out.append(_("the Job's status says {status} active pods, the snapshot has {n}: pods may be missing from "
+                     "it (take it with the job-name label selector, as `kubectl get job,pods -l "
+                     "batch.kubernetes.io/job-name=NAME` does)").format(status=st.active, n=active))
+    return out
+
+
+def explain(snapshot: Snapshot, config: SimConfig | None = None) -> Explanation:
+    """Run the controller's next sync on ``snapshot`` and collect what it did (see the module docstring)."""
+    sim = Simulation(snapshot, config or SimConfig())
+    store = _RecordingBackoffStore()
+    sim.controller.pod_backoff_store = store
+    recorder = Recorder(sim)
+    if not sim.next_cycle(max_time=snapshot.now):
+        raise RuntimeError("the controller did not sync the snapshot's Job")  # a bug: the sync is queued at now
+    cycle = recorder.trace.cycles[0]
+    result = sim.controller.last_result
+    key = sim.job_key
+    queue = sim.controller.queue
+    requeue = queue.waiting.get(key)
+    uncounted, in_status = _uncounted(snapshot)
+    job_after = sim.job
+    if job_after is None:  # removed by the sync (its last finalizer went): its last status still tells
+        job_after = next((ch.obj for ch in reversed(recorder.trace.changes) if ch.kind == "Job"), None)
+    return Explanation(
+        snapshot=snapshot, cycle=cycle, job_after=job_after, created=list(result.created),
+        create_attempts=result.create_attempts, created_indexes=list(result.created_indexes),
+        deleted=list(result.deleted), finalizer_removals=result.finalizer_patches,
+        requeue_after=None if requeue is None else requeue - sim.clock.now(),
+        retry_after_error=result.error is not None, error=result.error, backoff=store.built,
+        uncounted=uncounted, uncounted_in_status=in_status, warnings=_warnings(snapshot, cycle.observed))
+
+
+__all__ = ["Explanation", "explain"]
