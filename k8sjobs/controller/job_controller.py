@@ -1107,7 +1107,7 @@ class JobController:
             plan = ap.plan_removal(job, ctx.active_pods, rm_at_least)
             self._say("scale_down", job=key, active=active, want=want_active,
                       count=len(to_delete), ranking=[p.metadata.name for p in plan.ranking],
-                      pair_rules=list(plan.pair_rules), prestep=[list(x) for x in plan.prestep],
+                      pair_rules=list(plan.pair_rules), prestep=[[name, rule_id, plan.why[name][1]] for name, rule_id, _s in plan.prestep],
                       to_delete=[p.metadata.name for p in to_delete],
                       candidates=[pod_facts(p) for p in ctx.active_pods])
             removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, plan.why)

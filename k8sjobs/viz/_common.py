@@ -18,6 +18,7 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from k8sjobs.i18n import N_, Nn_, _, get_language, ngettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -36,18 +37,25 @@ class OutcomeStyle:
     pattern_color: str
     symbol: str
     word: str
+    """The outcome in English, marked: show it with :func:`outcome_word`."""
 
 
 # Okabe-Ito colours (safe for colour-blind readers) plus a pattern per outcome, so that the
 # outcome is readable in black and white too.
 OUTCOME_STYLE: dict[str, OutcomeStyle] = {
-    "running": OutcomeStyle("#0072B2", "", "#ffffff", "circle", "running"),
-    "pending": OutcomeStyle("#E0E0E0", ".", "#444444", "circle-open", "pending"),
-    "succeeded": OutcomeStyle("#009E73", "/", "#ffffff", "square", "succeeded"),
-    "failed": OutcomeStyle("#D55E00", "x", "#ffffff", "x", "failed"),
-    "terminating": OutcomeStyle("#E69F00", "-", "#000000", "diamond", "terminating"),
-    "deleted": OutcomeStyle("#CC79A7", "\\", "#000000", "triangle-down", "deleted"),
+    # TRANSLATORS: pod outcomes as the views label them (legend entries, table cells).
+    "running": OutcomeStyle("#0072B2", "", "#ffffff", "circle", N_("running")),
+    "pending": OutcomeStyle("#E0E0E0", ".", "#444444", "circle-open", N_("pending")),
+    "succeeded": OutcomeStyle("#009E73", "/", "#ffffff", "square", N_("succeeded")),
+    "failed": OutcomeStyle("#D55E00", "x", "#ffffff", "x", N_("failed")),
+    "terminating": OutcomeStyle("#E69F00", "-", "#000000", "diamond", N_("terminating")),
+    "deleted": OutcomeStyle("#CC79A7", "\\", "#000000", "triangle-down", N_("deleted")),
 }
+
+
+def outcome_word(outcome: str) -> str:
+    """The outcome's word in the current language (``running``, ``succeeded``, ...)."""
+    return _(OUTCOME_STYLE[outcome].word)
 
 HIGHLIGHT = "#FFD54F"
 """Fill of highlighted cells and boxes (the deciding rule, the current step)."""
@@ -220,7 +228,7 @@ def resolve(trace: Trace, cycle: int) -> tuple[int, float, Cycle | None]:
     Raises IndexError naming the valid range, as :meth:`Trace.cycle` does.
     """
     if isinstance(cycle, bool) or not isinstance(cycle, int):
-        raise TypeError(f"cycle must be an integer, got {cycle!r}")
+        raise TypeError(_("cycle must be an integer, got {value!r}").format(value=cycle))
     if cycle == 0:
         return 0, 0.0, None
     c = trace.cycle(cycle)
@@ -245,7 +253,11 @@ def x_end(t: float) -> float:
 
 def cycle_word(cycle: int, t: float) -> str:
     """``cycle 4 (t=32 s)`` or ``before the first cycle``."""
-    return f"cycle {cycle} (t={secs(t)} s)" if cycle else "before the first cycle (t=0 s)"
+    if cycle:
+        # TRANSLATORS: "{when}" in view titles: a reconcile cycle and its simulated time.
+        return _("cycle {cycle} (t={t} s)").format(cycle=cycle, t=secs(t))
+    # TRANSLATORS: "{when}" in view titles at cycle 0.
+    return _("before the first cycle (t=0 s)")
 
 
 def now_line(t: float, label: str, *, right: float | None = None,
@@ -265,7 +277,9 @@ def now_line(t: float, label: str, *, right: float | None = None,
 
 
 def _tick_hovers(trace: Trace) -> list[str]:
-    return [f"cycle {c.index} at t={secs(c.t)} s: {c.headline.reason}" for c in trace.cycles]
+    # TRANSLATORS: hover text of a cycle's tick mark; {reason} is the cycle's headline sentence.
+    text = _("cycle {cycle} at t={t} s: {reason}")
+    return [text.format(cycle=c.index, t=secs(c.t), reason=c.headline.reason) for c in trace.cycles]
 
 
 def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2") -> dict[str, Any]:
@@ -277,7 +291,7 @@ def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2") -> dict[str, Any]
     xs = [c.t for c in cycles]
     hover = cached(trace, "tick-hovers", _tick_hovers)[:upto]
     return {"type": "scatter", "x": xs, "y": [0.5] * len(xs), "yaxis": yaxis, "mode": "markers",
-            "name": "reconcile cycles", "marker": {"symbol": "line-ns-open", "size": 10, "color": MUTED,
+            "name": _("reconcile cycles"), "marker": {"symbol": "line-ns-open", "size": 10, "color": MUTED,
                                                    "line": {"width": 1.5, "color": MUTED}},
             "hovertext": hover, "hoverinfo": "text", "showlegend": True, "legendrank": 900}
 
@@ -305,9 +319,40 @@ def secs(t: float | None) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 pod``, ``2 pods``."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+COUNTED: dict[str, tuple[str, str]] = {
+    "pod": Nn_("{n} pod", "{n} pods"),
+    "node": Nn_("{n} node", "{n} nodes"),
+    "failure": Nn_("{n} failure", "{n} failures"),
+    "success": Nn_("{n} success", "{n} successes"),
+    "creation": Nn_("{n} creation", "{n} creations"),
+    "deletion": Nn_("{n} deletion", "{n} deletions"),
+    "container restart": Nn_("{n} container restart", "{n} container restarts"),
+    "event": Nn_("{n} event", "{n} events"),
+    "row": Nn_("{n} row", "{n} rows"),
+    "warning": Nn_("{n} warning", "{n} warnings"),
+    "oldest row": Nn_("{n} oldest row", "{n} oldest rows"),
+    "older row": Nn_("{n} older row", "{n} older rows"),
+    # TRANSLATORS: a count of pods with an outcome, in a list such as "3 running, 2 succeeded".
+    "running": Nn_("{n} running", "{n} running"),
+    "pending": Nn_("{n} pending", "{n} pending"),
+    "succeeded": Nn_("{n} succeeded", "{n} succeeded"),
+    "failed": Nn_("{n} failed", "{n} failed"),
+    "terminating": Nn_("{n} terminating", "{n} terminating"),
+    "deleted": Nn_("{n} deleted", "{n} deleted"),
+    "running pod": Nn_("{n} running pod", "{n} running pods"),
+    "pending pod": Nn_("{n} pending pod", "{n} pending pods"),
+    "succeeded pod": Nn_("{n} succeeded pod", "{n} succeeded pods"),
+    "failed pod": Nn_("{n} failed pod", "{n} failed pods"),
+    "terminating pod": Nn_("{n} terminating pod", "{n} terminating pods"),
+    "deleted pod": Nn_("{n} deleted pod", "{n} deleted pods"),
+}
+"""Every counted noun the views print, as a singular/plural pair (Russian picks among three forms)."""
+
+
+def plural(n: int, word: str) -> str:
+    """``1 pod``, ``2 pods`` in the current language; ``word`` is a key of :data:`COUNTED`."""
+    one, many = COUNTED[word]
+    return ngettext(one, many, n).format(n=n)
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, right: Iterable[int] = ()) -> str:
@@ -346,7 +391,8 @@ def cached(trace: Trace, name: str, build: Callable[[Trace], Any]) -> Any:
     Keyed by the trace's identity; the entry dies with the trace. Views call this for
     derived arrays that every step of a dashboard would otherwise rebuild.
     """
-    key = (id(trace), name)
+    # Built values may hold words: one entry per language.
+    key = (id(trace), f"{name}@{get_language()}")
     hit = _CACHE.get(key)
     size = (len(trace.changes), len(trace.cycles))
     if hit is not None and hit[0]() is trace and (hit[1], hit[2]) == size:

@@ -24,6 +24,7 @@ from k8sjobs.controller.backoff_utils import (
     MAX_JOB_POD_FAILURE_BACKOFF,
     backoff_delay,
 )
+from k8sjobs.i18n import N_, _, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
@@ -58,13 +59,15 @@ MAX_LANES = 40
 def delay_formula(n: int) -> str:
     """``10·2^(2−1) = 20 s``, or ``10·2^(7−1) = 640 s, capped at 600 s``."""
     if n <= 0:
-        return "0 s"
+        return _("{seconds} s").format(seconds=0)
     raw = DEFAULT_JOB_POD_FAILURE_BACKOFF * 2 ** (n - 1)
     base = f"{secs(DEFAULT_JOB_POD_FAILURE_BACKOFF)}·2^({n}−1)"
     actual = backoff_delay(n)
     if actual < raw:
-        return f"{base} = {secs(raw)} s, capped at {secs(MAX_JOB_POD_FAILURE_BACKOFF)} s"
-    return f"{base} = {secs(actual)} s"
+        # TRANSLATORS: {formula} is "10·2^(7−1)"; the delays are in seconds.
+        return _("{formula} = {raw} s, capped at {cap} s").format(formula=base, raw=secs(raw),
+                                                                  cap=secs(MAX_JOB_POD_FAILURE_BACKOFF))
+    return _("{formula} = {delay} s").format(formula=base, delay=secs(actual))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +128,7 @@ def _failed_at(h: PodHistory, t: float, skip: set[str]) -> float | None:
 
 def story(trace: Trace, cycle: int) -> BackoffStory:
     """The failures, waits, resets and creations up to ``cycle``."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     spec = trace.manifest.spec
     per_index = spec.backoff_limit_per_index is not None
     skip = _controller_deleted(trace, k)
@@ -167,7 +170,7 @@ def story(trace: Trace, cycle: int) -> BackoffStory:
         next_fail[i] = seen.get(key)
         seen[key] = raw[i][0]
     reset_times: dict[int | None, list[float]] = {}
-    for r, _, ix in resets:
+    for r, _n, ix in resets:
         reset_times.setdefault(ix if per_index else None, []).append(r)
     failures = []
     for i, (ft, h, n) in enumerate(raw):
@@ -204,34 +207,48 @@ def story(trace: Trace, cycle: int) -> BackoffStory:
 
 # ------------------------------------------------------------------------------ figure
 
-_STATUS_WORD = {"superseded": "superseded by the next failure", "waited": "waited", "waiting": "waiting",
-                "reset": "a success reset the count", "index failed": "index failed: no retry",
-                "job failed": "the Job failed"}
+_STATUS_WORD = {"superseded": N_("superseded by the next failure"), "waited": N_("waited"),
+                "waiting": N_("waiting"), "reset": N_("a success reset the count"),
+                "index failed": N_("index failed: no retry"), "job failed": N_("the Job failed")}
+"""What became of a failure's wait (marked; shown with :func:`status_word`)."""
+
+
+def status_word(status: str) -> str:
+    """What became of a failure's wait, in the current language."""
+    return _(_STATUS_WORD[status])
 
 
 def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
-    kind = "per-index backoff" if s.per_index else "pod-failure backoff"
-    main = f"Backoff of {job_ref(trace)} up to {cycle_word(k, t)}: {kind}"
-    if not s.failures:
-        return main, "no pod has failed yet, so there is no backoff"
-    last = s.failures[-1]
-    sub = (f"{plural(len(s.failures), 'failure')}, {plural(len(s.resets), 'success', 'successes')}; "
-           f"wait after n failures = 10 s·2^(n−1), capped at {secs(MAX_JOB_POD_FAILURE_BACKOFF)} s. ")
-    where = f" of index {last.index}" if s.per_index else ""
-    if last.status == "index failed":
-        sub += f"Latest: failure {last.n}{where} at {secs(last.t)} s: the index failed, no new pod for it"
+    if s.per_index:
+        main = _("Backoff of {job} up to {when}: per-index backoff")
     else:
-        sub += (f"Latest: failure {last.n}{where} at {secs(last.t)} s → new pod not before "
-                f"{secs(last.next_start)} s ({_STATUS_WORD[last.status]})")
+        main = _("Backoff of {job} up to {when}: pod-failure backoff")
+    main = main.format(job=job_ref(trace), when=cycle_word(k, t))
+    if not s.failures:
+        return main, _("no pod has failed yet, so there is no backoff")
+    last = s.failures[-1]
+    # TRANSLATORS: {failures} is "3 failures", {successes} "1 success"; {cap} is the longest wait in seconds.
+    sub = _("{failures}, {successes}; wait after n failures = 10 s·2^(n−1), capped at {cap} s.").format(
+        failures=plural(len(s.failures), "failure"), successes=plural(len(s.resets), "success"),
+        cap=secs(MAX_JOB_POD_FAILURE_BACKOFF)) + " "
+    values = {"n": last.n, "index": last.index, "t": secs(last.t), "next": secs(last.next_start),
+              "status": status_word(last.status)}
+    if last.status == "index failed":
+        latest = _("Latest: failure {n} of index {index} at {t} s: the index failed, no new pod for it")
+    elif s.per_index:
+        latest = _("Latest: failure {n} of index {index} at {t} s → new pod not before {next} s ({status})")
+    else:
+        latest = _("Latest: failure {n} at {t} s → new pod not before {next} s ({status})")
+    sub += latest.format(**values)
     if s.job_failed_at is not None:
-        sub += f"; the Job failed at {secs(s.job_failed_at)} s"
+        sub += "; " + _("the Job failed at {t} s").format(t=secs(s.job_failed_at))
     return main, sub
 
 
 def _latest(items: list, lane: str) -> tuple[list, str]:
     if len(items) <= MAX_MARKS:
         return items, lane
-    return items[-MAX_MARKS:], f"{lane} (latest {MAX_MARKS} of {len(items)})"
+    return items[-MAX_MARKS:], _("{lane} (latest {shown} of {n})").format(lane=lane, shown=MAX_MARKS, n=len(items))
 
 
 def _bar_text(f: Failure) -> str:
@@ -247,115 +264,143 @@ def _right(t: float, shown: list[Failure]) -> float:
 
 def _lane(s: BackoffStory, f: Failure) -> str:
     if s.per_index:
-        return f"index {f.index}"
-    return f"failure {f.n}: {f.pod}"
+        return _index_lane(f.index)
+    return _("failure {n}: {pod}").format(n=f.n, pod=f.pod)
+
+
+def _index_lane(index: int | None) -> str:
+    return _("index {index}").format(index=index)
+
+
+def _wait_hover(f: Failure) -> str:
+    values = {"pod": f.pod, "n": f.n, "index": f.index, "t": secs(f.t), "formula": delay_formula(f.n),
+              "next": secs(f.next_start), "status": status_word(f.status)}
+    if f.index is None:
+        return _("{pod}: failure {n} at {t} s; wait {formula}; new pod not before {next} s ({status})").format(**values)
+    return _("{pod}: failure {n} of index {index} at {t} s; wait {formula}; new pod not before {next} s "
+             "({status})").format(**values)
+
+
+def _created(t: float, pod: str) -> str:
+    return _("{pod} created at {t} s").format(pod=pod, t=secs(t))
+
+
+def _wait_sync_hover(w: Wait) -> str:
+    values = {"cycle": w.cycle, "t": secs(w.t), "seconds": secs(w.remaining), "until": secs(w.until)}
+    if w.failures is None:
+        return _("cycle {cycle} at {t} s: waits {seconds} s more (until {until} s)").format(**values)
+    n = int(w.failures)
+    return ngettext("cycle {cycle} at {t} s: waits {seconds} s more after {n} failure (until {until} s)",
+                    "cycle {cycle} at {t} s: waits {seconds} s more after {n} failures (until {until} s)",
+                    n).format(n=n, **values)
 
 
 def figure(trace: Trace, cycle: int):
     """Failures, their waits, resets and creations up to ``cycle``."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     s = story(trace, k)
     main, sub = _titles(trace, k, t, s)
     fails = list(s.failures)
     if s.per_index:
         lanes_all = sorted({f.index for f in fails}, key=lambda ix: -1 if ix is None else ix)
-        lanes_all = [f"index {ix}" for ix in lanes_all]
+        lanes_all = [_index_lane(ix) for ix in lanes_all]
     else:
         lanes_all = [_lane(s, f) for f in fails]
     dropped = max(0, len(lanes_all) - MAX_LANES)
     lanes = lanes_all[dropped:]
     shown = [f for f in fails if _lane(s, f) in set(lanes)]
     # Lanes of point marks keep the latest MAX_MARKS and say so in their name.
-    created, created_lane = _latest(list(s.creations), "pods created")
-    resets, resets_lane = _latest(list(s.resets), "successes (reset)")
+    created, created_lane = _latest(list(s.creations), _("pods created"))
+    resets, resets_lane = _latest(list(s.resets), _("successes (reset)"))
+    waits_lane = _("syncs that waited")
     top = [created_lane] + ([resets_lane] if s.resets and not s.per_index else []) + \
-        (["syncs that waited"] if s.waits else [])
+        ([waits_lane] if s.waits else [])
     cats = top + lanes
     data: list[dict[str, Any]] = []
     span = _right(t, shown)
     served = [f for f in shown if f.status in ("waited", "waiting")]
     moot = [f for f in shown if f.status in ("superseded", "reset", "job failed")]
     fits = {id(f): f.delay / span * PLOT_WIDTH_PX >= 6.2 * len(_bar_text(f)) + 10 for f in shown}
-    for name, group, opacity in (("wait (new pod not before its end)", served, 1.0),
-                                 ("wait that never ran out (superseded, reset or Job failed)", moot, 0.35)):
+    for name, group, opacity in ((_("wait (new pod not before its end)"), served, 1.0),
+                                 (_("wait that never ran out (superseded, reset or Job failed)"), moot, 0.35)):
         data.append({"type": "bar", "orientation": "h", "name": name, "y": [_lane(s, f) for f in group],
                      "base": [f.t for f in group], "x": [f.delay for f in group], "opacity": opacity,
                      "text": [_bar_text(f) if fits[id(f)] else "" for f in group], "textposition": "inside",
                      "insidetextanchor": "start", "textfont": {"color": "#000000", "size": 11},
                      "marker": bar_marker("failed", color="#F4B183"),
-                     "customdata": [f"{f.pod}: failure {f.n}{'' if f.index is None else f' of index {f.index}'} "
-                                    f"at {secs(f.t)} s; wait {delay_formula(f.n)}; new pod not before "
-                                    f"{secs(f.next_start)} s ({_STATUS_WORD[f.status]})" for f in group],
+                     "customdata": [_wait_hover(f) for f in group],
                      "hovertemplate": "%{customdata}<extra></extra>"})
-    failed_text = [f"index failed ({f.n} > backoffLimitPerIndex {s.limit})"
+    failed_text = [_("index failed ({n} > backoffLimitPerIndex {limit})").format(n=f.n, limit=s.limit)
                    if f.status == "index failed" else "" for f in shown]
-    data.append({"type": "scatter", "mode": "markers+text", "name": "pod failed",
+    data.append({"type": "scatter", "mode": "markers+text", "name": _("pod failed"),
                  "y": [_lane(s, f) for f in shown], "x": [f.t for f in shown], "text": failed_text,
                  "textposition": "middle right", "textfont": {"size": 11},
                  "marker": {"symbol": "x-thin-open", "size": 13, "color": OUTCOME_STYLE["failed"].color,
                             "line": {"width": 3, "color": OUTCOME_STYLE["failed"].color}},
-                 "hovertext": [f"{f.pod} failed at {secs(f.t)} s (n={f.n})" for f in shown], "hoverinfo": "text"})
+                 "hovertext": [_("{pod} failed at {t} s (n={n})").format(pod=f.pod, t=secs(f.t), n=f.n)
+                               for f in shown], "hoverinfo": "text"})
     # The start mark says when and why; it repeats the formula when the bar was too short to hold it.
     # Per-index lanes hold several waits in a row, so there the words stay in the hover.
     start_text = [] if s.per_index else [
-        (f"may start at {secs(f.next_start)} s" if fits[id(f)] else
-         f"{_bar_text(f)} → may start at {secs(f.next_start)} s") for f in served]
+        (_("may start at {t} s").format(t=secs(f.next_start)) if fits[id(f)] else
+         _("{formula} → may start at {t} s").format(formula=_bar_text(f), t=secs(f.next_start))) for f in served]
     data.append({"type": "scatter", "mode": "markers" if s.per_index else "markers+text",
-                 "name": "new pod may start", "y": [_lane(s, f) for f in served],
+                 "name": _("new pod may start"), "y": [_lane(s, f) for f in served],
                  "x": [f.next_start for f in served], "text": start_text, "textposition": "middle right",
                  "textfont": {"size": 11}, "marker": {"symbol": "triangle-right", "size": 12, "color": INK},
-                 "hoverinfo": "text", "hovertext": [f"a new pod may start at {secs(f.next_start)} s" for f in served]})
+                 "hoverinfo": "text", "hovertext": [_("a new pod may start at {t} s").format(t=secs(f.next_start))
+                                                    for f in served]})
     if s.per_index:
         lane_set = set(lanes)
-        cx = [(c, n, ix) for c, n, ix in s.creations if f"index {ix}" in lane_set]
-        data.append({"type": "scatter", "mode": "markers", "name": "pod created (index lane)",
-                     "y": [f"index {ix}" for _, _, ix in cx], "x": [c for c, _, _ in cx],
+        cx = [(c, n, ix) for c, n, ix in s.creations if _index_lane(ix) in lane_set]
+        data.append({"type": "scatter", "mode": "markers", "name": _("pod created (index lane)"),
+                     "y": [_index_lane(ix) for _c, _n, ix in cx], "x": [c for c, _n, _i in cx],
                      "marker": {"symbol": "triangle-up", "size": 10, "color": OUTCOME_STYLE["running"].color},
-                     "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in cx], "hoverinfo": "text"})
-        rx = [(r, n, ix) for r, n, ix in s.resets if f"index {ix}" in lane_set]
-        data.append({"type": "scatter", "mode": "markers", "name": "index succeeded",
-                     "y": [f"index {ix}" for _, _, ix in rx], "x": [r for r, _, _ in rx],
+                     "hovertext": [_created(c, n) for c, n, _i in cx], "hoverinfo": "text"})
+        rx = [(r, n, ix) for r, n, ix in s.resets if _index_lane(ix) in lane_set]
+        data.append({"type": "scatter", "mode": "markers", "name": _("index succeeded"),
+                     "y": [_index_lane(ix) for _r, _n, ix in rx], "x": [r for r, _n, _i in rx],
                      "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
                                 "line": {"color": INK, "width": 1}},
-                     "hovertext": [f"{n} succeeded at {secs(r)} s" for r, n, _ in rx], "hoverinfo": "text"})
-    data.append({"type": "scatter", "mode": "markers", "name": "pod created", "y": [created_lane] * len(created),
-                 "x": [c for c, _, _ in created], "marker": {"symbol": "triangle-up", "size": 10,
+                     "hovertext": [_("{pod} succeeded at {t} s").format(pod=n, t=secs(r)) for r, n, _i in rx],
+                     "hoverinfo": "text"})
+    data.append({"type": "scatter", "mode": "markers", "name": _("pod created"), "y": [created_lane] * len(created),
+                 "x": [c for c, _n, _i in created], "marker": {"symbol": "triangle-up", "size": 10,
                                                              "color": OUTCOME_STYLE["running"].color},
-                 "hovertext": [f"{n} created at {secs(c)} s" for c, n, _ in created], "hoverinfo": "text",
+                 "hovertext": [_created(c, n) for c, n, _i in created], "hoverinfo": "text",
                  "showlegend": not s.per_index})
     if s.resets and not s.per_index:
-        data.append({"type": "scatter", "mode": "markers", "name": "success: count reset to 0",
-                     "y": [resets_lane] * len(resets), "x": [r for r, _, _ in resets],
+        data.append({"type": "scatter", "mode": "markers", "name": _("success: count reset to 0"),
+                     "y": [resets_lane] * len(resets), "x": [r for r, _n, _i in resets],
                      "marker": {"symbol": "square", "size": 10, "color": OUTCOME_STYLE["succeeded"].color,
                                 "line": {"color": INK, "width": 1}},
-                     "hovertext": [f"{n} succeeded at {secs(r)} s: failures counted from 0 again"
-                                   for r, n, _ in resets], "hoverinfo": "text"})
+                     "hovertext": [_("{pod} succeeded at {t} s: failures counted from 0 again").format(
+                         pod=n, t=secs(r)) for r, n, _i in resets], "hoverinfo": "text"})
     if s.waits:
-        data.append({"type": "scatter", "mode": "markers", "name": "sync waited (backoff)",
-                     "y": ["syncs that waited"] * len(s.waits), "x": [w.t for w in s.waits],
+        data.append({"type": "scatter", "mode": "markers", "name": _("sync waited (backoff)"),
+                     "y": [waits_lane] * len(s.waits), "x": [w.t for w in s.waits],
                      "marker": {"symbol": "line-ns-open", "size": 14, "color": MUTED, "line": {"width": 2}},
-                     "hovertext": [f"cycle {w.cycle} at {secs(w.t)} s: waits {secs(w.remaining)} s more"
-                                   + (f" after {plural(int(w.failures), 'failure')}" if w.failures is not None else "")
-                                   + f" (until {secs(w.until)} s)" for w in s.waits], "hoverinfo": "text"})
+                     "hovertext": [_wait_sync_hover(w) for w in s.waits], "hoverinfo": "text"})
     shapes, notes = [], []
     if k:
-        shape, note = now_line(t, f"cycle {k}", right=x_end(t))
+        shape, note = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
         shapes.append(shape)
         notes.append(note)
     if s.job_failed_at is not None:
-        notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": "Job failed",
+        notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": _("Job failed"),
                       "showarrow": True, "arrowhead": 2, "ay": 30, "ax": 0, "font": {"size": 11}})
     if dropped:
         notes.append({"xref": "paper", "yref": "paper", "x": 1, "y": -0.1, "xanchor": "right", "showarrow": False,
-                      "text": f"{dropped} earlier lanes not shown", "font": {"size": 11, "color": MUTED}})
+                      "text": ngettext("{n} earlier lane not shown", "{n} earlier lanes not shown", dropped).format(
+                          n=dropped), "font": {"size": 11, "color": MUTED}})
     if not fails:
         notes.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.3, "showarrow": False,
-                      "text": "no pod has failed yet", "font": {"size": 13, "color": MUTED}})
+                      "text": _("no pod has failed yet"), "font": {"size": 13, "color": MUTED}})
     right = _right(t, shown)
     layout = {
         "title": title(main, sub), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
         "margin": {"t": 105, "l": 10, "r": 30, "b": 115},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [-0.02 * right, right]},
+        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [-0.02 * right, right]},
         "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": cats, "autorange": "reversed",
                   "automargin": True},
         "shapes": shapes, "annotations": notes,
@@ -366,30 +411,42 @@ def figure(trace: Trace, cycle: int):
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`: failures with their waits, resets and the syncs that waited."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     s = story(trace, k)
     main, sub = _titles(trace, k, t, s)
     lines = [main, sub]
     if s.failures:
         first = max(0, len(s.failures) - MAX_TEXT_ROWS)
         if first:
-            lines.append(f"(the {first} earliest failures are not listed)")
+            lines.append(ngettext("(the {n} earliest failure is not listed)",
+                                  "(the {n} earliest failures are not listed)", first).format(n=first))
         rows = [(i, f.pod, "-" if f.index is None else f.index, secs(f.t), f.n, delay_formula(f.n),
-                 "never" if f.status == "index failed" else secs(f.next_start), _STATUS_WORD[f.status])
+                 _("never") if f.status == "index failed" else secs(f.next_start), status_word(f.status))
                 for i, f in enumerate(s.failures, start=1) if i > first]
-        lines.append(table(["#", "POD", "INDEX", "FAILED AT", "N", "WAIT", "NEW POD FROM", "STATUS"], rows,
-                           right=(0, 2, 3, 4, 6)))
+        heads = ["#", pgettext("table column", "POD"), pgettext("table column", "INDEX"),
+                 pgettext("table column", "FAILED AT"), pgettext("table column", "N"),
+                 pgettext("table column", "WAIT"), pgettext("table column", "NEW POD FROM"),
+                 pgettext("table column", "STATUS")]
+        lines.append(table(heads, rows, right=(0, 2, 3, 4, 6)))
     if s.resets:
-        what = "Successes (per index, they end the index's backoff)" if s.per_index else \
-            "Successes (each resets the failure count to 0)"
         shown = s.resets[-10:]
-        more = f"{len(s.resets)}, the latest: " if len(s.resets) > len(shown) else ""
-        lines.append(f"{what}: {more}" + ", ".join(f"{n} at {secs(r)} s" for r, n, _ in shown))
+        items = ", ".join(_("{pod} at {t} s").format(pod=n, t=secs(r)) for r, n, _i in shown)
+        if len(s.resets) > len(shown):
+            if s.per_index:
+                line = _("Successes (per index, they end the index's backoff): {n}, the latest: {items}")
+            else:
+                line = _("Successes (each resets the failure count to 0): {n}, the latest: {items}")
+        elif s.per_index:
+            line = _("Successes (per index, they end the index's backoff): {items}")
+        else:
+            line = _("Successes (each resets the failure count to 0): {items}")
+        lines.append(line.format(n=len(s.resets), items=items))
     if s.waits:
-        lines.append("Syncs that waited: " + "; ".join(
-            f"cycle {w.cycle} at {secs(w.t)} s waits {secs(w.remaining)} s" for w in s.waits))
+        lines.append(_("Syncs that waited: {items}").format(items="; ".join(
+            _("cycle {cycle} at {t} s waits {seconds} s").format(cycle=w.cycle, t=secs(w.t), seconds=secs(w.remaining))
+            for w in s.waits)))
     if s.job_failed_at is not None:
-        lines.append(f"The Job failed at {secs(s.job_failed_at)} s.")
+        lines.append(_("The Job failed at {t} s.").format(t=secs(s.job_failed_at)))
     return "\n".join(lines) + "\n"
 
 

@@ -18,20 +18,23 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from k8sjobs.i18n import N_, _, ngettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
 from ._common import HIGHLIGHT, INK, MUTED, job_ref, make_figure, plural, resolve, secs, title, wrap
 
 VIEW = "control_loop"
+# TRANSLATORS: the steps of the controller's loop; informer, syncJob, API server, scheduler and kubelet
+# are component names (keep them in English, translate the rest).
 STEPS: tuple[tuple[str, str], ...] = (
-    ("informer", "informer (watch cache)"),
-    ("queue", "work queue"),
-    ("sync", "syncJob (controller)"),
-    ("api", "API server"),
-    ("kubelet", "scheduler + kubelet"),
+    ("informer", N_("informer (watch cache)")),
+    ("queue", N_("work queue")),
+    ("sync", N_("syncJob (controller)")),
+    ("api", N_("API server")),
+    ("kubelet", N_("scheduler + kubelet")),
 )
-"""(id, label) of each step, in the order the loop runs."""
+"""(id, label) of each step, in the order the loop runs (labels marked; :class:`Step` holds them translated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,18 +54,21 @@ def _short(text: str, n: int = 70) -> str:
 
 def _why_run(trace: Trace, c: Cycle) -> str:
     if c.index == 1:
-        return "the Job was added: synced at once"
+        return _("the Job was added: synced at once")
     prev = trace.cycles[c.index - 2]
     errors = [n for n in trace.notes if n.rule == "sync.error" and prev.t <= n.t <= c.t]
     gap = c.t - prev.t
     if prev.error is not None or errors:
-        return f"retry {secs(gap)} s after a failed sync (rate limited)"
+        return _("retry {seconds} s after a failed sync (rate limited)").format(seconds=secs(gap))
     if prev.requeue_after is not None and abs(prev.t + prev.requeue_after - c.t) < 1e-6:
-        return f"requeued by cycle {prev.index} after {secs(prev.requeue_after)} s"
+        return _("requeued by cycle {cycle} after {seconds} s").format(cycle=prev.index,
+                                                                       seconds=secs(prev.requeue_after))
     actions = [n for n in trace.notes if n.rule.startswith("action.") and prev.t <= n.t <= c.t]
     if actions:
-        return f"a learner action ({actions[-1].rule[7:]}) changed the Job or its pods"
-    return f"pod or Job events, batched (ran {secs(gap)} s after cycle {prev.index})"
+        # TRANSLATORS: {action} is the name of a learner action in code (fail_pod, scale, ...).
+        return _("a learner action ({action}) changed the Job or its pods").format(action=actions[-1].rule[7:])
+    return _("pod or Job events, batched (ran {seconds} s after cycle {cycle})").format(seconds=secs(gap),
+                                                                                      cycle=prev.index)
 
 
 def _cluster_between(trace: Trace, c: Cycle) -> tuple[str, bool]:
@@ -85,53 +91,57 @@ def _cluster_between(trace: Trace, c: Cycle) -> tuple[str, bool]:
             failed += phase == "Failed"
     t0 = trace.cycles[c.index - 2].t if c.index > 1 else 0.0
     notes = [n for n in trace.notes if n.rule.startswith("cluster.") and n.after_cycle == c.index - 1]
-    parts = [f"{word} {n}" for word, n in (("scheduled", scheduled), ("started", started),
-                                           ("succeeded", succeeded), ("failed", failed), ("removed", removed)) if n]
+    # TRANSLATORS: counts of pod changes in "since the last cycle, pods: scheduled 3, started 2".
+    parts = [word.format(n=n) for word, n in ((_("scheduled {n}"), scheduled), (_("started {n}"), started),
+                                              (_("succeeded {n}"), succeeded), (_("failed {n}"), failed),
+                                              (_("removed {n}"), removed)) if n]
     if notes:
         parts.append(_short(notes[-1].reason, 60))
-    _ = t0
+    del t0
     if not parts:
-        return "no pod changes since the last cycle", False
-    return "since the last cycle, pods: " + ", ".join(parts), True
+        return _("no pod changes since the last cycle"), False
+    return _("since the last cycle, pods: {changes}").format(changes=", ".join(parts)), True
 
 
 def steps(trace: Trace, cycle: int) -> list[Step]:
     """The five steps at ``cycle`` (all idle for cycle 0)."""
-    k, _, c = resolve(trace, cycle)
+    k, _t, c = resolve(trace, cycle)
     if c is None:
-        return [Step(i, label, "the Job has not been synced yet", False, False) for i, label in STEPS]
+        return [Step(i, _(label), _("the Job has not been synced yet"), False, False) for i, label in STEPS]
     o = c.observed
     head = c.headline
     says: dict[str, str] = {}
     active: dict[str, bool] = {}
     if o:
-        says["informer"] = (f"cache shows {plural(int(o.get('pods', 0)), 'pod')}: {o.get('active', 0)} active, "
-                            f"{o.get('succeeded', 0)} succeeded, {o.get('failed', 0)} failed")
+        # TRANSLATORS: {pods} is "5 pods".
+        says["informer"] = _("cache shows {pods}: {active} active, {succeeded} succeeded, {failed} failed").format(
+            pods=plural(int(o.get("pods", 0)), "pod"), active=o.get("active", 0), succeeded=o.get("succeeded", 0),
+            failed=o.get("failed", 0))
     else:
-        says["informer"] = "cache read"
+        says["informer"] = _("cache read")
     active["informer"] = True
     if not c.satisfied:
-        says["informer"] += (f"; still missing {plural(c.expectations[0], 'creation')} and "
-                             f"{plural(c.expectations[1], 'deletion')}")
-    nxt = f"; next sync in {secs(c.requeue_after)} s" if c.requeue_after else ""
+        says["informer"] += "; " + _("still missing {creations} and {deletions}").format(
+            creations=plural(c.expectations[0], "creation"), deletions=plural(c.expectations[1], "deletion"))
+    nxt = "; " + _("next sync in {seconds} s").format(seconds=secs(c.requeue_after)) if c.requeue_after else ""
     says["queue"] = _why_run(trace, c) + nxt
     active["queue"] = True
     says["sync"] = _short(head.reason, 90)
     active["sync"] = True
     writes = []
     if c.created:
-        writes.append(f"created {plural(len(c.created), 'pod')}")
+        writes.append(_("created {pods}").format(pods=plural(len(c.created), "pod")))
     failed = len(c.find("create.failed"))
     if failed:
-        writes.append(f"{failed} create(s) rejected")
+        writes.append(ngettext("{n} create rejected", "{n} creates rejected", failed).format(n=failed))
     if c.deleted:
-        writes.append(f"deleted {plural(len(c.deleted), 'pod')}")
+        writes.append(_("deleted {pods}").format(pods=plural(len(c.deleted), "pod")))
     status_writes = len(c.find("status.write"))
     if status_writes:
-        writes.append(f"status written ({status_writes}x)")
+        writes.append(_("status written ({n}x)").format(n=status_writes))
     if c.find("status.write_failed"):
-        writes.append("a status write failed (conflict)")
-    says["api"] = ", ".join(writes) if writes else "no writes"
+        writes.append(_("a status write failed (conflict)"))
+    says["api"] = ", ".join(writes) if writes else _("no writes")
     active["api"] = bool(writes)
     says["kubelet"], active["kubelet"] = _cluster_between(trace, c)
     rules = set(c.rules())
@@ -149,8 +159,8 @@ def steps(trace: Trace, cycle: int) -> list[Step]:
         primary = "kubelet"
     else:
         primary = "sync"
-    _ = k
-    return [Step(i, label, says[i], active[i], i == primary) for i, label in STEPS]
+    del k
+    return [Step(i, _(label), says[i], active[i], i == primary) for i, label in STEPS]
 
 
 POSITIONS: dict[str, tuple[float, float]] = {
@@ -159,13 +169,13 @@ POSITIONS: dict[str, tuple[float, float]] = {
 """Box centres on a 10 x 6 canvas: the loop runs clockwise, left to right along the top."""
 BOX_W, BOX_H = 2.7, 1.6
 FLOW: dict[tuple[str, str], str] = {
-    ("informer", "queue"): "handlers enqueue the Job key",
-    ("queue", "sync"): "a worker takes the key",
-    ("sync", "api"): "create/delete pods, write status",
-    ("api", "kubelet"): "scheduler binds, kubelet runs",
-    ("kubelet", "informer"): "pod status → watch events",
+    ("informer", "queue"): N_("handlers enqueue the Job key"),
+    ("queue", "sync"): N_("a worker takes the key"),
+    ("sync", "api"): N_("create/delete pods, write status"),
+    ("api", "kubelet"): N_("scheduler binds, kubelet runs"),
+    ("kubelet", "informer"): N_("pod status → watch events"),
 }
-"""What travels along each arrow of the loop."""
+"""What travels along each arrow of the loop (marked; shown with ``_()``)."""
 
 
 def _edge_point(c: tuple[float, float], d: tuple[float, float], pad: float = 0.12) -> tuple[float, float]:
@@ -180,9 +190,12 @@ def _edge_point(c: tuple[float, float], d: tuple[float, float], pad: float = 0.1
 def _titles(trace: Trace, cycle: int, st: list[Step]) -> tuple[str, str]:
     k, t, c = resolve(trace, cycle)
     if c is None:
-        return f"The control loop of {job_ref(trace)} before the first cycle", "nothing has run yet"
+        return (_("The control loop of {job} before the first cycle").format(job=job_ref(trace)),
+                _("nothing has run yet"))
     p = next(s for s in st if s.primary)
-    main = f"The control loop of {job_ref(trace)} in cycle {k} (t={secs(t)} s): the {p.label} step explains it"
+    # TRANSLATORS: {step} is a step of the loop, e.g. "work queue" or "syncJob (controller)".
+    main = _("The control loop of {job} in cycle {cycle} (t={t} s): the {step} step explains it").format(
+        job=job_ref(trace), cycle=k, t=secs(t), step=p.label)
     return main, _short(c.headline.reason, 160)
 
 
@@ -215,7 +228,7 @@ def figure(trace: Trace, cycle: int):
                       "arrowwidth": 2, "arrowcolor": INK, "text": ""})
         mx, my = (tail[0] + head[0]) / 2, (tail[1] + head[1]) / 2
         notes.append({"x": mx, "y": my + (0.45 if y0 == y1 else 0.0), "xref": "x", "yref": "y",
-                      "showarrow": False, "text": f"<i>{_wrap(FLOW[(a, b)], 16)}</i>",
+                      "showarrow": False, "text": f"<i>{_wrap(_(FLOW[(a, b)]), 16)}</i>",
                       "xanchor": "center" if y0 == y1 else ("right" if x1 < x0 else "left"), "xshift": 0 if y0 == y1
                       else (-8 if x1 < x0 else 8), "font": {"size": 10, "color": "#555555"}})
     data = [{"type": "scatter", "x": [POSITIONS[s.id][0] for s in st], "y": [POSITIONS[s.id][1] for s in st],
@@ -242,7 +255,7 @@ def text(trace: Trace, cycle: int) -> str:
     for s in st:
         mark = ">>" if s.primary else ("* " if s.active else "  ")
         lines.append(f"{mark} {s.label:<{width}}  {s.says}")
-    lines.append("(>> explains the cycle, * did something; the loop runs top to bottom and back to the informer)")
+    lines.append(_("(>> explains the cycle, * did something; the loop runs top to bottom and back to the informer)"))
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.controller.active_pods import ORDER_RULES, PRESTEP_RULES, RULE_SENTENCES
+from k8sjobs.controller.active_pods import ORDER_RULES, PRESTEP_RULES, why_sentence
+from k8sjobs.i18n import N_, _, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, Decision
 
@@ -40,14 +41,15 @@ from ._common import (
 VIEW = "deletion"
 
 RULE_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("unassigned-first", "assigned"),
-    ("earlier-phase-first", "phase"),
-    ("not-ready-first", "ready"),
-    ("recently-ready-first", "ready since"),
-    ("more-restarts-first", "restarts"),
-    ("newer-first", "created"),
+    # TRANSLATORS: column titles of the deletion-order table: the pod fact each rule compares.
+    ("unassigned-first", N_("assigned")),
+    ("earlier-phase-first", N_("phase")),
+    ("not-ready-first", N_("ready")),
+    ("recently-ready-first", N_("ready since")),
+    ("more-restarts-first", N_("restarts")),
+    ("newer-first", N_("created")),
 )
-"""(rule id, column title), in the order ``ActivePods.Less`` tries the rules.
+"""(rule id, column title (marked; shown with ``_()``)), in the order ``ActivePods.Less`` tries the rules.
 
 Our tie-breaker, ``name``, is the pod column itself. ``more-sidecar-restarts-first`` has no
 column: the trace's pod facts carry no sidecar restart counts; a pair it decides is named in
@@ -110,15 +112,16 @@ def ranking(trace: Trace, c: Cycle) -> Ranking:
     to_delete = set(f.get("to_delete", ()))
     rows: list[Row] = []
     pos = 0
-    for name, rule, sentence in f.get("prestep", ()):
+    for name, rule, numbers in f.get("prestep", ()):
         pos += 1
+        sentence = why_sentence(rule, numbers if isinstance(numbers, dict) else {})
         rows.append(Row(pos, name, facts.get(name, {"name": name}), name in to_delete, rule, sentence, True))
     order = list(f.get("ranking", ()))
     pair = list(f.get("pair_rules", ()))
     for i, name in enumerate(order):
         pos += 1
         rule = pair[i] if i < len(pair) else None
-        sentence = RULE_SENTENCES.get(rule or "", "") if rule else ("last in the order" if i == len(order) - 1 else "")
+        sentence = why_sentence(rule) if rule else (_("last in the order") if i == len(order) - 1 else "")
         rows.append(Row(pos, name, facts.get(name, {"name": name}), name in to_delete, rule, sentence, False))
     indexed = trace.manifest.spec.completion_mode == "Indexed"
     return Ranking(c, int(f.get("active", 0)), int(f.get("want", 0)), tuple(rows), indexed)
@@ -126,11 +129,11 @@ def ranking(trace: Trace, c: Cycle) -> Ranking:
 
 def _cell(rule: str, facts: dict[str, Any]) -> str:
     if rule == "unassigned-first":
-        return facts.get("node") or "unassigned"
+        return facts.get("node") or _("unassigned")
     if rule == "earlier-phase-first":
         return str(facts.get("phase", "-"))
     if rule == "not-ready-first":
-        return "yes" if facts.get("ready") else "no"
+        return _("yes") if facts.get("ready") else _("no")
     if rule == "recently-ready-first":
         return f"{secs(facts['readySince'])} s" if facts.get("readySince") is not None else "-"
     if rule == "more-restarts-first":
@@ -172,39 +175,50 @@ def _pick(trace: Trace, k: int) -> Cycle | None:
 
 def _titles(trace: Trace, k: int, t: float, r: Ranking) -> tuple[str, str]:
     c = r.cycle
-    where = f"cycle {c.index} (t={secs(c.t)} s)"
     if c.index != k:
-        where += f", the latest scale-down up to {cycle_word(k, t)}"
-    main = f"Deletion order of {job_ref(trace)} in {where}"
-    sub = (f"{r.active} active, want {r.want}: {plural(r.deleted, 'pod')} deleted from the top. "
-           f"Rules left to right in the order they are tried; {MARK} marks the rule that puts a pod before the next")
+        main = _("Deletion order of {job} in cycle {cycle} (t={t} s), the latest scale-down up to {when}")
+    else:
+        main = _("Deletion order of {job} in cycle {cycle} (t={t} s)")
+    main = main.format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t))
+    # TRANSLATORS: {pods} is "2 pods"; {mark} is the symbol that marks the deciding cell.
+    sub = _("{active} active, want {want}: {pods} deleted from the top. Rules left to right in the order they are "
+            "tried; {mark} marks the rule that puts a pod before the next").format(
+        active=r.active, want=r.want, pods=plural(r.deleted, "pod"), mark=MARK)
     pre = [x for x in r.rows if x.prestep]
     if pre:
-        sub += f"; {plural(len(pre), 'pod')} removed first by the Indexed pre-step"
+        sub += "; " + _("{pods} removed first by the Indexed pre-step").format(pods=plural(len(pre), "pod"))
     cut = r.cut
     if cut is not None:
-        sub += f". The cut: {cut.name} goes before the first kept pod by rule {cut.rule}"
+        # TRANSLATORS: {rule} is a deletion-order rule id such as not-ready-first (stays English).
+        sub += ". " + _("The cut: {pod} goes before the first kept pod by rule {rule}").format(pod=cut.name,
+                                                                                              rule=cut.rule)
     return main, sub
+
+
+def _nothing() -> str:
+    return _("no scale-down yet: the controller has not had more active pods than it wanted")
 
 
 def figure(trace: Trace, cycle: int):
     """The deletion ranking of the latest scale-down at or before ``cycle``, as a table."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return empty_figure(VIEW, f"Deletion order of {job_ref(trace)} up to {cycle_word(k, t)}",
-                            "no scale-down yet: the controller has not had more active pods than it wanted")
+        return empty_figure(VIEW, _("Deletion order of {job} up to {when}").format(job=job_ref(trace),
+                                                                                    when=cycle_word(k, t)),
+                            _nothing())
     r = ranking(trace, c)
     main, sub = _titles(trace, k, t, r)
     vis = _visible(r.rows)
-    heads = ["#", "pod"] + (["index"] if r.indexed else []) + [col for _, col in RULE_COLUMNS] + \
-        ["verdict", "decided by (before the next pod)"]
+    heads = ["#", pgettext("table column", "pod")] + ([pgettext("table column", "index")] if r.indexed else []) + \
+        [_(col) for _rule, col in RULE_COLUMNS] + \
+        [pgettext("table column", "verdict"), pgettext("table column", "decided by (before the next pod)")]
     ncols = len(heads)
-    cols: list[list[str]] = [[] for _ in heads]
-    fills: list[list[str]] = [[] for _ in heads]
+    cols: list[list[str]] = [[] for _h in heads]
+    fills: list[list[str]] = [[] for _h in heads]
     for item in vis:
         if isinstance(item, int):
-            cells = ["…", f"… {plural(item, 'pod')} not shown …"] + [""] * (ncols - 2)
+            cells = ["…", _("… {pods} not shown …").format(pods=plural(item, "pod"))] + [""] * (ncols - 2)
             for i, v in enumerate(cells):
                 cols[i].append(v)
                 fills[i].append("#F2F2F2")
@@ -214,20 +228,20 @@ def figure(trace: Trace, cycle: int):
         cells: list[str] = [str(item.position), f"<b>{MARK} {item.name}</b>" if by_name else item.name]
         if r.indexed:
             ix = item.facts.get("index")
-            cells.append(str(ix) if ix is not None else "none")
-        for rule, _ in RULE_COLUMNS:
+            cells.append(str(ix) if ix is not None else _("none"))
+        for rule, _col in RULE_COLUMNS:
             v = _cell(rule, item.facts)
             if not item.prestep and item.rule == rule:
                 v = f"<b>{MARK} {v}</b>"
             cells.append(v)
-        cells.append("<b>DELETE</b>" if item.deleted else "keep")
+        cells.append("<b>" + pgettext("verdict", "DELETE") + "</b>" if item.deleted else pgettext("verdict", "keep"))
         if item.prestep:
-            cells.append(f"<b>pre-step</b>: {item.sentence}")
+            cells.append(_("<b>pre-step</b>: {why}").format(why=item.sentence))
         elif item.rule:
             cells.append(f"{item.rule}: {item.sentence}")
         else:
             cells.append(item.sentence or "-")
-        rule_col = {rule: 2 + int(r.indexed) + j for j, (rule, _) in enumerate(RULE_COLUMNS)} | {"name": 1}
+        rule_col = {rule: 2 + int(r.indexed) + j for j, (rule, _col) in enumerate(RULE_COLUMNS)} | {"name": 1}
         lit = {rule_col[item.rule]} if (not item.prestep and item.rule in rule_col) else set()
         if item.prestep and r.indexed:
             lit = {2}
@@ -251,36 +265,37 @@ def figure(trace: Trace, cycle: int):
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`; the deciding cell is marked with ``*``."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return (f"Deletion order of {job_ref(trace)} up to {cycle_word(k, t)}\n"
-                "no scale-down yet: the controller has not had more active pods than it wanted\n")
+        return (_("Deletion order of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t)) + "\n"
+                + _nothing() + "\n")
     r = ranking(trace, c)
     main, sub = _titles(trace, k, t, r)
-    heads = ["#", "POD"] + (["INDEX"] if r.indexed else []) + [col.upper() for _, col in RULE_COLUMNS] + \
-        ["VERDICT", "DECIDED BY"]
+    heads = ["#", pgettext("table column", "POD")] + ([pgettext("table column", "INDEX")] if r.indexed else []) + \
+        [_(col).upper() for _rule, col in RULE_COLUMNS] + \
+        [pgettext("table column", "VERDICT"), pgettext("table column", "DECIDED BY")]
     rows = []
     for item in _visible(r.rows):
         if isinstance(item, int):
-            rows.append(["...", f"({plural(item, 'pod')} not shown)"] + [""] * (len(heads) - 2))
+            rows.append(["...", _("({pods} not shown)").format(pods=plural(item, "pod"))] + [""] * (len(heads) - 2))
             continue
         by_name = not item.prestep and item.rule == "name"
         cells = [str(item.position), f"*{item.name}" if by_name else item.name]
         if r.indexed:
             ix = item.facts.get("index")
-            cells.append(str(ix) if ix is not None else "none")
-        for rule, _ in RULE_COLUMNS:
+            cells.append(str(ix) if ix is not None else _("none"))
+        for rule, _col in RULE_COLUMNS:
             v = _cell(rule, item.facts)
             cells.append(f"*{v}" if not item.prestep and item.rule == rule else v)
-        cells.append("DELETE" if item.deleted else "keep")
-        cells.append(f"pre-step {item.rule}: {item.sentence}" if item.prestep else
+        cells.append(pgettext("verdict", "DELETE") if item.deleted else pgettext("verdict", "keep"))
+        cells.append(_("pre-step {rule}: {why}").format(rule=item.rule, why=item.sentence) if item.prestep else
                      (item.rule or "-"))
         rows.append(cells)
     lines = [main, sub.replace(MARK, "*"), table(heads, rows)]
     used = sorted({x.rule for x in r.rows if x.rule and not x.prestep}, key=_rule_order)
     if used:
-        lines.append("Rules: " + "; ".join(f"{u}: {RULE_SENTENCES.get(u, u)}" for u in used))
+        lines.append(_("Rules: {rules}").format(rules="; ".join(f"{u}: {why_sentence(u)}" for u in used)))
     return "\n".join(lines) + "\n"
 
 

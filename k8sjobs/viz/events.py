@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from k8sjobs.i18n import _
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import EventRecord
 from k8sjobs.trace.text import human_duration
@@ -41,7 +42,7 @@ class Row:
 
 def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
     """(rows in time order, total events, rows left out) up to ``cycle``."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     evs: list[EventRecord] = trace.events_until(k)
     groups: dict[tuple[str, str, str], list[float]] = {}
     for e in evs:
@@ -59,21 +60,23 @@ def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
 
 
 def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int) -> tuple[str, str]:
-    main = f"Events of {job_ref(trace)} as kubectl describe shows them after {cycle_word(k, t)}"
+    main = _("Events of {job} as kubectl describe shows them after {when}").format(job=job_ref(trace),
+                                                                                  when=cycle_word(k, t))
     warnings = sum(r.count for r in rs if r.type == "Warning")
-    sub = f"{plural(total, 'event')} in {plural(len(rs) + dropped, 'row')}, {plural(warnings, 'warning')} shown; " \
-          "ages are relative to that cycle"
+    # TRANSLATORS: {events} is "5 events", {rows} "3 rows", {warnings} "1 warning".
+    sub = _("{events} in {rows}, {warnings} shown; ages are relative to that cycle").format(
+        events=plural(total, "event"), rows=plural(len(rs) + dropped, "row"), warnings=plural(warnings, "warning"))
     if dropped:
-        sub += f"; the {plural(dropped, 'oldest row')} not shown"
+        sub += "; " + _("the {rows} not shown").format(rows=plural(dropped, "oldest row"))
     return main, sub
 
 
 def figure(trace: Trace, cycle: int):
     """The Events block after ``cycle`` as a table."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     rs, total, dropped = rows(trace, k)
     main, sub = _titles(trace, k, t, rs, total, dropped)
-    heads = ["Type", "Reason", "Age", "From", "Message"]
+    heads = ["Type", "Reason", "Age", "From", "Message"]  # kubectl's own column titles (English)
     cols: list[list[str]] = [[], [], [], [], []]
     fills: list[str] = []
     if dropped:
@@ -104,7 +107,7 @@ def figure(trace: Trace, cycle: int):
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`, in kubectl's Events layout."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     rs, total, dropped = rows(trace, k)
     main, sub = _titles(trace, k, t, rs, total, dropped)
     lines = [main, sub, "Events:"]

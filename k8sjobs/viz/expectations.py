@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT
+from k8sjobs.i18n import _, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -31,6 +32,7 @@ from ._common import (
     cycle_word,
     job_ref,
     make_figure,
+    plural,
     resolve,
     secs,
     table,
@@ -92,7 +94,7 @@ def _record_since(c: Cycle) -> float | None:
 
 def model(trace: Trace, cycle: int) -> tuple[Counter, Counter, list[CycleRow]]:
     """The two counters up to ``cycle`` and one row per cycle."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     obs = _observations(trace, k, t)
     cycles = trace.cycles[:k]
     counters = []
@@ -137,15 +139,32 @@ def model(trace: Trace, cycle: int) -> tuple[Counter, Counter, list[CycleRow]]:
 
 
 def _titles(trace: Trace, k: int, t: float, rows: list[CycleRow]) -> tuple[str, str]:
-    main = f"Expectations of {job_ref(trace)} up to {cycle_word(k, t)}: pods expected vs observed"
+    main = _("Expectations of {job} up to {when}: pods expected vs observed").format(job=job_ref(trace),
+                                                                                   when=cycle_word(k, t))
     unsat = [r for r in rows if not r.satisfied]
-    sub = f"{len(unsat)} of {len(rows)} syncs found their expectations unmet and did not create or delete pods"
+    sub = ngettext("{unmet} of {n} sync found its expectations unmet and did not create or delete pods",
+                   "{unmet} of {n} syncs found their expectations unmet and did not create or delete pods",
+                   len(rows)).format(unmet=len(unsat), n=len(rows))
     if rows:
         r = rows[-1]
-        sub += (f". After cycle {r.cycle}: {r.add[1]} creations and {r.dele[1]} deletions still expected")
+        # TRANSLATORS: {creations} is "2 creations", {deletions} "1 deletion".
+        sub += ". " + _("After cycle {cycle}: {creations} and {deletions} still expected").format(
+            cycle=r.cycle, creations=plural(r.add[1], "creation"), deletions=plural(r.dele[1], "deletion"))
         if r.expires_at is not None:
-            sub += f"; the record expires at t={secs(r.expires_at)} s ({int(EXPECTATIONS_TIMEOUT // 60)} min)"
+            sub += "; " + _("the record expires at t={t} s ({minutes} min)").format(
+                t=secs(r.expires_at), minutes=int(EXPECTATIONS_TIMEOUT // 60))
     return main, sub
+
+
+def _sync_hover(r: CycleRow, met: bool, creations: bool, counts: tuple[int, int]) -> str:
+    values = {"cycle": r.cycle, "t": secs(r.t), "before": counts[0], "after": counts[1]}
+    if creations:
+        text = _("cycle {cycle} at {t} s: met; creations expected {before} → {after}") if met else \
+            _("cycle {cycle} at {t} s: NOT met; creations expected {before} → {after}")
+    else:
+        text = _("cycle {cycle} at {t} s: met; deletions expected {before} → {after}") if met else \
+            _("cycle {cycle} at {t} s: NOT met; deletions expected {before} → {after}")
+    return text.format(**values)
 
 
 def figure(trace: Trace, cycle: int):
@@ -160,31 +179,34 @@ def figure(trace: Trace, cycle: int):
         data.append({"type": "scatter", "xaxis": xa, "yaxis": ya, "mode": "lines", "line": {"shape": "hv",
                      "color": color, "width": 2.5, "dash": "solid" if first else "dash"},
                      "x": [p[0] for p in counter.points], "y": [p[1] for p in counter.points],
-                     "name": f"{counter.kind}s expected, not yet observed", "hoverinfo": "x+y+name"})
+                     "name": _("creations expected, not yet observed") if first else
+                     _("deletions expected, not yet observed"), "hoverinfo": "x+y+name"})
         obs = counter.observed if len(counter.observed) <= MARKERS_UP_TO else ()
         data.append({"type": "scatter", "xaxis": xa, "yaxis": ya, "mode": "markers",
-                     "x": [o[0] for o in obs], "y": [o[1] for o in obs], "name": f"informer showed a {counter.kind}",
+                     "x": [o[0] for o in obs], "y": [o[1] for o in obs],
+                     "name": _("informer showed a creation") if first else _("informer showed a deletion"),
                      "marker": {"symbol": "triangle-down" if first else "triangle-up", "size": 8, "color": color},
-                     "hovertext": [f"{o[2]}: {counter.kind} observed at {secs(o[0])} s, {o[1]} still expected"
-                                   for o in obs], "hoverinfo": "text", "legendgroup": counter.kind})
+                     "hovertext": [(_("{pod}: creation observed at {t} s, {n} still expected") if first else
+                                    _("{pod}: deletion observed at {t} s, {n} still expected")).format(
+                                       pod=o[2], t=secs(o[0]), n=o[1]) for o in obs],
+                     "hoverinfo": "text", "legendgroup": counter.kind})
         key = "add" if first else "dele"
-        for sat, name, sym, size in ((True, "sync: expectations met", "circle-open", 8),
-                                     (False, "sync: expectations NOT met (no creates/deletes)", "x-thin-open", 14)):
+        for sat, name, sym, size in ((True, _("sync: expectations met"), "circle-open", 8),
+                                     (False, _("sync: expectations NOT met (no creates/deletes)"), "x-thin-open", 14)):
             rs = [r for r in rows if r.satisfied is sat]
             data.append({"type": "scatter", "xaxis": xa, "yaxis": ya, "mode": "markers", "x": [r.t for r in rs],
                          "y": [getattr(r, key)[0] for r in rs], "name": name, "legendgroup": name,
                          "showlegend": first, "marker": {"symbol": sym, "size": size, "color": INK,
                                                          "line": {"width": 2.5 if not sat else 1.5, "color": INK}},
-                         "hovertext": [f"cycle {r.cycle} at {secs(r.t)} s: {'met' if sat else 'NOT met'}; "
-                                       f"{counter.kind}s expected {getattr(r, key)[0]} → {getattr(r, key)[1]}"
-                                       for r in rs], "hoverinfo": "text"})
+                         "hovertext": [_sync_hover(r, sat, first, getattr(r, key)) for r in rs],
+                         "hoverinfo": "text"})
     shapes: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     right = x_end(t)
     if cur is not None:
         shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": t, "x1": t, "y0": 0, "y1": 1,
                        "line": {"color": INK, "width": 2.5, "dash": "dash"}, "layer": "above"})
-        notes.append({"x": t, "y": 1.0, "xref": "x", "yref": "paper", "text": f"<b>cycle {k}</b>",
+        notes.append({"x": t, "y": 1.0, "xref": "x", "yref": "paper", "text": "<b>" + _("cycle {cycle}").format(cycle=k) + "</b>",
                       "showarrow": False, "yanchor": "bottom", "xanchor": "left", "bgcolor": HIGHLIGHT})
         r = rows[-1]
         if r.expires_at is not None:
@@ -193,13 +215,15 @@ def figure(trace: Trace, cycle: int):
                                "x1": r.expires_at, "y0": 0, "y1": 1,
                                "line": {"color": MUTED, "width": 2, "dash": "dot"}})
                 notes.append({"x": r.expires_at, "y": 0.5, "xref": "x", "yref": "paper", "showarrow": False,
-                              "text": f"expiry of the open record ({secs(r.expires_at)} s)", "textangle": -90,
+                              "text": _("expiry of the open record ({t} s)").format(t=secs(r.expires_at)),
+                              "textangle": -90,
                               "xanchor": "right", "font": {"size": 11, "color": MUTED}})
             else:
                 notes.append({"x": 1, "y": 0.5, "xref": "paper", "yref": "paper", "showarrow": False,
-                              "xanchor": "right", "text": f"open record expires at {secs(r.expires_at)} s →",
+                              "xanchor": "right",
+                              "text": _("open record expires at {t} s →").format(t=secs(r.expires_at)),
                               "font": {"size": 11, "color": MUTED}, "bgcolor": "rgba(255,255,255,0.8)"})
-    for label, y in (("creations expected", 1.0), ("deletions expected", 0.44)):
+    for label, y in ((_("creations expected"), 1.0), (_("deletions expected"), 0.44)):
         notes.append({"x": 0, "y": y, "xref": "paper", "yref": "paper", "text": f"<b>{label}</b>",
                       "showarrow": False, "xanchor": "left", "yanchor": "bottom", "font": {"size": 12}})
     ymax_c = max([1] + [v for _, v in cre.points])
@@ -209,9 +233,11 @@ def figure(trace: Trace, cycle: int):
     layout = {
         "title": title(main, sub), "height": 560, "margin": {"t": 105, "l": 60, "r": 30, "b": 95},
         "xaxis": {"anchor": "y", "range": [0, right * 1.05], "showticklabels": True},
-        "xaxis2": {"anchor": "y2", "matches": "x", "title": {"text": "time since the Job was created (s)"}},
-        "yaxis": {"domain": [0.56, 0.97], "range": [ymin_c - 0.5, ymax_c * 1.15 + 0.5], "title": {"text": "pods"}},
-        "yaxis2": {"domain": [0.0, 0.41], "range": [ymin_d - 0.5, ymax_d * 1.15 + 0.5], "title": {"text": "pods"}},
+        "xaxis2": {"anchor": "y2", "matches": "x", "title": {"text": _("time since the Job was created (s)")}},
+        "yaxis": {"domain": [0.56, 0.97], "range": [ymin_c - 0.5, ymax_c * 1.15 + 0.5],
+                  "title": {"text": pgettext("axis title", "pods")}},
+        "yaxis2": {"domain": [0.0, 0.41], "range": [ymin_d - 0.5, ymax_d * 1.15 + 0.5],
+                   "title": {"text": pgettext("axis title", "pods")}},
         "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
@@ -220,18 +246,22 @@ def figure(trace: Trace, cycle: int):
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`: one row per cycle."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     cre, dele, rows = model(trace, k)
     main, sub = _titles(trace, k, t, rows)
+    heads = [pgettext("table column", "CYCLE"), pgettext("table column", "T(s)"), pgettext("table column", "MET"),
+             pgettext("table column", "CREATIONS EXPECTED"), pgettext("table column", "DELETIONS EXPECTED"),
+             pgettext("table column", "SEEN +"), pgettext("table column", "SEEN -"),
+             pgettext("table column", "RECORD SET"), pgettext("table column", "EXPIRES")]
     body = table(
-        ["CYCLE", "T(s)", "MET", "CREATIONS EXPECTED", "DELETIONS EXPECTED", "SEEN +", "SEEN -", "RECORD SET",
-         "EXPIRES"],
-        [(r.cycle, secs(r.t), "yes" if r.satisfied else "NO", f"{r.add[0]} -> {r.add[1]}",
+        heads,
+        [(r.cycle, secs(r.t), _("yes") if r.satisfied else _("NO"), f"{r.add[0]} -> {r.add[1]}",
           f"{r.dele[0]} -> {r.dele[1]}", r.seen_add, r.seen_del, secs(r.record_since),
-          secs(r.expires_at)) for r in rows], right=(0, 1, 5, 6, 7, 8)) if rows else "(no cycles yet)"
-    lines = [main, sub, "SEEN +/-: creations/deletions the informer showed since the previous cycle.", body]
+          secs(r.expires_at)) for r in rows], right=(0, 1, 5, 6, 7, 8)) if rows else _("(no cycles yet)")
+    lines = [main, sub, _("SEEN +/-: creations/deletions the informer showed since the previous cycle."), body]
     if cre.observed or dele.observed:
-        lines.append(f"Observations so far: {len(cre.observed)} creations, {len(dele.observed)} deletions.")
+        lines.append(_("Observations so far: {creations}, {deletions}.").format(
+            creations=plural(len(cre.observed), "creation"), deletions=plural(len(dele.observed), "deletion")))
     return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 
 from k8sjobs.api.types import Phase, Pod
+from k8sjobs.i18n import N_, _, pgettext
 from k8sjobs.trace.recorder import Trace, WorldState
 from k8sjobs.trace.records import pod_index
 
@@ -31,6 +32,7 @@ from ._common import (
     cycle_word,
     job_ref,
     make_figure,
+    outcome_word,
     plural,
     resolve,
     table,
@@ -40,7 +42,13 @@ from ._common import (
 VIEW = "ownership"
 GROUP_ABOVE = 60
 """More pods than this are drawn as one mark per (node, phase) group."""
-UNSCHEDULED = "(not scheduled)"
+UNSCHEDULED = N_("(not scheduled)")
+"""Where a pod runs before it is scheduled (a key; shown with :func:`where_word`)."""
+
+
+def where_word(node: str) -> str:
+    """A node name, or "(not scheduled)" in the current language."""
+    return _(UNSCHEDULED) if node == UNSCHEDULED else node
 LABEL_ROOM = 0.5
 """Width (in layer units) left for pod labels before the edges to the nodes start."""
 _PHASE_OUTCOME = {Phase.PENDING: "pending", Phase.RUNNING: "running", Phase.SUCCEEDED: "succeeded",
@@ -73,7 +81,7 @@ def graph(trace: Trace, cycle: int) -> nx.DiGraph:
     ``pos`` (x, y) and, for pods, ``outcome``; groups also have ``count``; nodes have
     ``gone`` (the node object no longer exists). Edge attribute ``kind``: owns or runs-on.
     """
-    k, _, _ = resolve(trace, cycle)
+    k, _t, _c = resolve(trace, cycle)
     state = trace.state_at(k)
     g = nx.DiGraph(cycle=k, t=state.t)
     nodes, gone = _node_order(state)
@@ -83,9 +91,11 @@ def graph(trace: Trace, cycle: int) -> nx.DiGraph:
     if job is not None:
         s = job.status
         g.add_node(job_id, kind="job", layer=0, label=job_ref(trace),
-                   status=f"active {s.active}, succeeded {s.succeeded}, failed {s.failed}")
+                   status=_("active {active}, succeeded {succeeded}, failed {failed}").format(
+                       active=s.active, succeeded=s.succeeded, failed=s.failed))
     else:
-        g.add_node(job_id, kind="job", layer=0, label=f"{job_ref(trace)} (deleted)", status="deleted")
+        g.add_node(job_id, kind="job", layer=0, label=_("{job} (deleted)").format(job=job_ref(trace)),
+                   status=outcome_word("deleted"))
     outcome_of = {p.metadata.uid: pod_outcome(p) for p in state.pods}
     grouped = len(state.pods) > GROUP_ABOVE
     g.graph["grouped"] = grouped
@@ -98,7 +108,7 @@ def graph(trace: Trace, cycle: int) -> nx.DiGraph:
             o = outcome_of[p.metadata.uid]
             key = (order.get(p.spec.node_name, len(nodes)), OUTCOMES.index(o), where, o)
             counts[key] = counts.get(key, 0) + 1
-        for (_, _, where, o), n in sorted(counts.items()):
+        for (_i, _j, where, o), n in sorted(counts.items()):
             gid = f"pods/{where}/{o}"
             g.add_node(gid, kind="group", layer=1, outcome=o, count=n, node=where,
                        label=plural(n, o + " pod"))
@@ -124,7 +134,8 @@ def graph(trace: Trace, cycle: int) -> nx.DiGraph:
         nid = f"node/{n}"
         if nid not in g:
             g.add_node(nid)
-        g.nodes[nid].update(kind="node", layer=2, label=n + (" (gone)" if n in gone else ""), gone=n in gone)
+        g.nodes[nid].update(kind="node", layer=2, label=_("{node} (gone)").format(node=n) if n in gone else n,
+                            gone=n in gone)
     _layout(g, members, [f"node/{n}" for n in nodes], job_id)
     return g
 
@@ -168,19 +179,23 @@ def _layout(g: nx.DiGraph, members: list[str], nodes: list[str], job_id: str) ->
 
 
 def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
-    main = f"Who owns what in {job_ref(trace)} after {cycle_word(k, t)}: Job → Pods → Nodes"
+    main = _("Who owns what in {job} after {when}: Job → Pods → Nodes").format(job=job_ref(trace),
+                                                                             when=cycle_word(k, t))
     counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
-    for _, d in g.nodes(data=True):
+    for _n, d in g.nodes(data=True):
         if d.get("kind") == "pod":
             counts[d["outcome"]] += 1
         elif d.get("kind") == "group":
             counts[d["outcome"]] += d["count"]
-    n_nodes = sum(1 for _, d in g.nodes(data=True) if d.get("kind") == "node")
-    parts = ", ".join(f"{v} {o}" for o, v in counts.items() if v)
-    sub = f"{plural(g.graph['pods'], 'pod')}" + (f" ({parts})" if parts else "") + f" on {plural(n_nodes, 'node')}"
+    n_nodes = sum(1 for _n, d in g.nodes(data=True) if d.get("kind") == "node")
+    parts = ", ".join(plural(v, o) for o, v in counts.items() if v)
+    pods, nodes = plural(g.graph["pods"], "pod"), plural(n_nodes, "node")
+    # TRANSLATORS: {pods} is "5 pods", {outcomes} "3 running, 2 succeeded", {nodes} "3 nodes".
+    sub = (_("{pods} ({outcomes}) on {nodes}") if parts else _("{pods} on {nodes}")).format(
+        pods=pods, outcomes=parts, nodes=nodes)
     if g.graph["grouped"]:
-        sub += f"; more than {GROUP_ABOVE} pods, so pods are grouped by node and phase"
-    sub += "; solid edges: ownerReference (controller), dotted: scheduled on (spec.nodeName)"
+        sub += "; " + _("more than {n} pods, so pods are grouped by node and phase").format(n=GROUP_ABOVE)
+    sub += "; " + _("solid edges: ownerReference (controller), dotted: scheduled on (spec.nodeName)")
     return main, sub
 
 
@@ -201,7 +216,7 @@ def figure(trace: Trace, cycle: int):
                 xs += [x0, pos[b][0], None]
                 ys += [pos[a][1], pos[b][1], None]
         data.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "hoverinfo": "skip",
-                     "name": "owns (ownerReference)" if kind == "owns" else "runs on (spec.nodeName)",
+                     "name": _("owns (ownerReference)") if kind == "owns" else _("runs on (spec.nodeName)"),
                      "line": {"color": color, "width": 1.2, "dash": dash}})
     jx, jy = pos[f"job/{trace.job_name}"]
     jd = g.nodes[f"job/{trace.job_name}"]
@@ -221,12 +236,14 @@ def figure(trace: Trace, cycle: int):
         else:
             sizes = [15] * len(members)
             labels = [(f"[{d['index']}] " if d.get("index") is not None else "") + d["label"] for _, d in members]
-        data.append({"type": "scatter", "mode": "markers+text", "name": o, "x": [pos[n][0] for n, _ in members],
-                     "y": [pos[n][1] for n, _ in members], "text": labels, "textposition": "middle right",
+        data.append({"type": "scatter", "mode": "markers+text", "name": outcome_word(o),
+                     "x": [pos[n][0] for n, _d in members],
+                     "y": [pos[n][1] for n, _d in members], "text": labels, "textposition": "middle right",
                      "textfont": {"size": 10 if len(members) > 20 else 11},
                      "marker": {"symbol": st.symbol, "size": sizes, "color": st.color if o != "pending" else MUTED,
                                 "line": {"color": INK if o != "failed" else st.color, "width": 1.5}},
-                     "hoverinfo": "text", "hovertext": [f"{d['label']}: {o} on {d['node']}" for _, d in members]})
+                     "hoverinfo": "text", "hovertext": [_("{pod}: {outcome} on {node}").format(
+                         pod=d["label"], outcome=outcome_word(o), node=where_word(d["node"])) for _n, d in members]})
     nodes = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") == "node"]
     on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
     data.append({"type": "scatter", "mode": "markers+text", "name": "Node", "x": [pos[n][0] for n, _ in nodes],
@@ -240,8 +257,8 @@ def figure(trace: Trace, cycle: int):
     n_rows = max(len([1 for _, d in g.nodes(data=True) if d.get("kind") in ("pod", "group")]), len(nodes), 4)
     notes = [{"x": x, "y": 1.0, "xref": "x", "yref": "paper", "text": f"<b>{w}</b>", "showarrow": False,
               "yanchor": "bottom", "font": {"size": 12}}
-             for x, w in ((0, "Job"), (1, "Pods (by node, then phase)" if not grouped else "Pods grouped by node, phase"),
-                          (2, "Nodes"))]
+             for x, w in ((0, "Job"), (1, _("Pods (by node, then phase)") if not grouped else
+                                       _("Pods grouped by node, phase")), (2, _("Nodes")))]
     layout = {
         "title": title(main, sub), "height": min(1000, max(380, 22 * n_rows + 200)),
         "margin": {"t": 105, "l": 20, "r": 20, "b": 95},
@@ -264,15 +281,18 @@ def text(trace: Trace, cycle: int) -> str:
     for n, d in g.nodes(data=True):
         if d.get("kind") == "pod":
             owner = "Job" if g.has_edge(f"job/{trace.job_name}", n) else "-"
-            rows.append((d["label"], "-" if d.get("index") is None else d["index"], d["outcome"], owner, d["node"]))
+            rows.append((d["label"], "-" if d.get("index") is None else d["index"], outcome_word(d["outcome"]),
+                         owner, where_word(d["node"])))
         elif d.get("kind") == "group":
-            rows.append((d["label"], "-", d["outcome"], "Job", d["node"]))
-    lines = [main, sub, f"Job: {jd['label']}: {jd['status']}"]
-    lines.append(table(["POD" if not g.graph["grouped"] else "PODS", "INDEX", "PHASE", "OWNER", "NODE"], rows)
-                 if rows else "(no pods)")
+            rows.append((d["label"], "-", outcome_word(d["outcome"]), "Job", where_word(d["node"])))
+    lines = [main, sub, "Job: {label}: {status}".format(label=jd["label"], status=jd["status"])]
+    heads = [pgettext("table column", "POD") if not g.graph["grouped"] else pgettext("table column", "PODS"),
+             pgettext("table column", "INDEX"), pgettext("table column", "PHASE"), pgettext("table column", "OWNER"),
+             pgettext("table column", "NODE")]
+    lines.append(table(heads, rows) if rows else _("(no pods)"))
     node_rows = [(d["label"], sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)))
                  for n, d in g.nodes(data=True) if d.get("kind") == "node"]
-    lines.append("Nodes: " + ", ".join(f"{lbl} ({plural(c, 'pod')})" for lbl, c in node_rows))
+    lines.append(_("Nodes: {nodes}").format(nodes=", ".join(f"{lbl} ({plural(c, 'pod')})" for lbl, c in node_rows)))
     return "\n".join(lines) + "\n"
 
 

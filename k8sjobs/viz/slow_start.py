@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from k8sjobs.i18n import Nn_, _, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -130,50 +131,67 @@ def _pick(trace: Trace, cycle: int) -> Cycle | None:
 
 def _titles(trace: Trace, k: int, t: float, lad: Ladder) -> tuple[str, str]:
     c = lad.cycle
-    where = f"cycle {c.index} (t={secs(c.t)} s)"
     if c.index != k:
-        where += f", the latest cycle that created pods up to {cycle_word(k, t)}"
-    main = f"Slow start of {job_ref(trace)} in {where}"
+        # TRANSLATORS: {when} is "cycle 4 (t=32 s)"; {cycle} and {t} are those of the cycle shown.
+        main = _("Slow start of {job} in cycle {cycle} (t={t} s), the latest cycle that created pods up to "
+                 "{when}").format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t))
+    else:
+        main = _("Slow start of {job} in cycle {cycle} (t={t} s)").format(job=job_ref(trace), cycle=c.index,
+                                                                          t=secs(c.t))
     sizes = ", ".join(str(b.size) for b in lad.batches)
-    sub = f"{plural(lad.planned, 'pod')} planned in batches {sizes}: {lad.created} created"
     if lad.failed:
-        sub += f", {lad.failed} failed"
+        # TRANSLATORS: {pods} is "5 pods"; {sizes} lists batch sizes "1, 2, 2".
+        head = _("{pods} planned in batches {sizes}: {created} created, {failed} failed")
+    else:
+        head = _("{pods} planned in batches {sizes}: {created} created")
+    clauses = [head.format(pods=plural(lad.planned, "pod"), sizes=sizes, created=lad.created, failed=lad.failed)]
     if lad.stopped_at is not None:
-        sub += f"; batch {lad.stopped_at} had a failed create, so {plural(lad.skipped, 'pod')} were skipped"
-    sub += (f". Creations expected: {lad.expect_before} before the sync, {lad.expect_set} set by it, "
-            f"{lad.expect_after} after it")
+        clauses.append(ngettext("batch {batch} had a failed create, so {n} pod was skipped",
+                                "batch {batch} had a failed create, so {n} pods were skipped", lad.skipped).format(
+            batch=lad.stopped_at, n=lad.skipped))
+    sub = "; ".join(clauses) + ". " + _("Creations expected: {before} before the sync, {set} set by it, {after} "
+                                        "after it").format(before=lad.expect_before, set=lad.expect_set,
+                                                           after=lad.expect_after)
     return main, sub
 
 
 def figure(trace: Trace, cycle: int):
     """The batches of the latest pod-creating cycle at or before ``cycle``."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return empty_figure(VIEW, f"Slow start of {job_ref(trace)} up to {cycle_word(k, t)}",
-                            "no cycle has created pods yet")
+        return empty_figure(VIEW, _("Slow start of {job} up to {when}").format(job=job_ref(trace),
+                                                                                when=cycle_word(k, t)),
+                            _("no cycle has created pods yet"))
     lad = ladder(c)
     main, sub = _titles(trace, k, t, lad)
     shown = list(lad.batches[:MAX_ROWS])
-    ys = [f"batch {b.number} (size {b.size})" for b in shown]
-    parts = {
-        "created": ("succeeded", [len(b.created) for b in shown],
-                    ["<br>".join(b.created) if len(b.created) <= 4 else f"{len(b.created)} pods" for b in shown]),
-        "failed create": ("failed", [b.failed for b in shown], [""] * len(shown)),
-        "skipped (not sent)": ("pending", [b.skipped for b in shown], [""] * len(shown)),
-    }
+    ys = [_("batch {batch} (size {size})").format(batch=b.number, size=b.size) for b in shown]
+    # TRANSLATORS: the counts inside the bars: pods created / failed / skipped in a batch.
+    parts = [
+        (_("created"), Nn_("{n} created", "{n} created"), "succeeded", [len(b.created) for b in shown],
+         ["<br>".join(b.created) if len(b.created) <= 4 else plural(len(b.created), "pod") for b in shown]),
+        (_("failed create"), Nn_("{n} failed", "{n} failed"), "failed", [b.failed for b in shown], [""] * len(shown)),
+        (_("skipped (not sent)"), Nn_("{n} skipped", "{n} skipped"), "pending", [b.skipped for b in shown],
+         [""] * len(shown)),
+    ]
     data: list[dict[str, Any]] = []
-    for name, (style, xs, hov) in parts.items():
-        text_ = [f"{x} {name.split(' ')[0]}" if x else "" for x in xs]
+    for name, (one, many), style, xs, hov in parts:
+        text_ = [ngettext(one, many, x).format(n=x) if x else "" for x in xs]
         data.append({"type": "bar", "orientation": "h", "name": name, "y": ys, "x": xs, "text": text_,
                      "textposition": "inside", "insidetextanchor": "middle", "marker": bar_marker(style),
                      "textfont": {"color": "#000000" if style == "pending" else "#ffffff"},
                      "customdata": hov, "hovertemplate": "%{y}: %{x} " + name + "<br>%{customdata}<extra></extra>"})
     notes: list[dict[str, Any]] = []
     for b, y in zip(shown, ys):
-        mark = {"failed": "  ◀ failed batch: slow start stops here", "skipped": "  (never sent)"}.get(b.status, "")
+        if b.status == "failed":
+            label = _("creations expected: {n}  ◀ failed batch: slow start stops here")
+        elif b.status == "skipped":
+            label = _("creations expected: {n}  (never sent)")
+        else:
+            label = _("creations expected: {n}")
         notes.append({"x": b.size, "y": y, "xref": "x", "yref": "y", "showarrow": False, "xanchor": "left",
-                      "text": f"creations expected: {b.expect_add_after}{mark}", "font": {"size": 11},
+                      "text": label.format(n=b.expect_add_after), "font": {"size": 11},
                       "bgcolor": HIGHLIGHT if b.status == "failed" else "rgba(0,0,0,0)"})
     shapes = [{"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": i - 0.5, "y1": i + 0.5,
                "line": {"color": INK, "width": 2, "dash": "dot"}, "fillcolor": "rgba(0,0,0,0)", "layer": "above"}
@@ -182,7 +200,7 @@ def figure(trace: Trace, cycle: int):
     layout = {
         "title": title(main, sub), "barmode": "stack", "height": max(300, 46 * len(shown) + 200),
         "margin": {"t": 105, "l": 10, "r": 30, "b": 95},
-        "xaxis": {"title": {"text": "pods in the batch"}, "range": [0, xmax * 1.9 + 1], "dtick": _dtick(xmax)},
+        "xaxis": {"title": {"text": _("pods in the batch")}, "range": [0, xmax * 1.9 + 1], "dtick": _dtick(xmax)},
         "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": ys, "autorange": "reversed",
                   "automargin": True},
         "annotations": notes, "shapes": shapes,
@@ -200,23 +218,27 @@ def _dtick(xmax: int) -> int:
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`: one row per batch."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return f"Slow start of {job_ref(trace)} up to {cycle_word(k, t)}\nno cycle has created pods yet\n"
+        return (_("Slow start of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t)) + "\n"
+                + _("no cycle has created pods yet") + "\n")
     lad = ladder(c)
     main, sub = _titles(trace, k, t, lad)
     rows = []
     for b in lad.batches:
-        names = ", ".join(b.created) if len(b.created) <= 4 else f"{len(b.created)} pods"
-        rows.append((b.number, b.size, len(b.created), b.failed, b.skipped, b.expect_add_after,
-                     b.status + (" <- slow start stops" if b.status == "failed" else ""), names or "-"))
-    body = table(["BATCH", "SIZE", "CREATED", "FAILED", "SKIPPED", "EXPECT", "STATUS", "PODS"], rows,
-                 right=range(6))
+        names = ", ".join(b.created) if len(b.created) <= 4 else plural(len(b.created), "pod")
+        status = {"sent": pgettext("batch status", "sent"), "skipped": pgettext("batch status", "skipped"),
+                  "failed": pgettext("batch status", "failed <- slow start stops")}[b.status]
+        rows.append((b.number, b.size, len(b.created), b.failed, b.skipped, b.expect_add_after, status, names or "-"))
+    heads = [pgettext("table column", "BATCH"), pgettext("table column", "SIZE"), pgettext("table column", "CREATED"),
+             pgettext("table column", "FAILED"), pgettext("table column", "SKIPPED"),
+             pgettext("table column", "EXPECT"), pgettext("table column", "STATUS"), pgettext("table column", "PODS")]
+    body = table(heads, rows, right=range(6))
     lines = [main, sub]
     if lad.indexes:
         shown = ", ".join(str(i) for i in lad.indexes[:20]) + (" ..." if len(lad.indexes) > 20 else "")
-        lines.append(f"Completion indexes planned: {shown}")
+        lines.append(_("Completion indexes planned: {indexes}").format(indexes=shown))
     lines.append(body)
     return "\n".join(lines) + "\n"
 

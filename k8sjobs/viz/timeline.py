@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
+from k8sjobs.i18n import _, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
@@ -32,6 +33,7 @@ from ._common import (
     job_ref,
     make_figure,
     now_line,
+    outcome_word,
     plural,
     resolve,
     secs,
@@ -85,28 +87,31 @@ def pod_segments(h: PodHistory, t: float) -> list[tuple[str, float, float]]:
 
 
 def _label(h: PodHistory, outcome: str, indexed: bool) -> str:
-    word = outcome
+    word = outcome_word(outcome)
     if outcome == "failed" and h.exit_code is not None:
-        word = f"failed (exit {h.exit_code})"
+        word = _("failed (exit {code})").format(code=h.exit_code)
     if h.disruption and outcome in ("failed", "deleted", "terminating"):
-        word += f", {h.disruption}"
-    return f"index {h.index} · {word}" if indexed and h.index is not None else word
+        # TRANSLATORS: {disruption} is a DisruptionTarget reason such as EvictionByEvictionAPI (stays English).
+        word = _("{outcome}, {disruption}").format(outcome=word, disruption=h.disruption)
+    return _("index {index} · {outcome}").format(index=h.index, outcome=word) if indexed and h.index is not None \
+        else word
 
 
 def _hover(h: PodHistory, outcome: str, t: float) -> str:
     lines = [f"<b>{h.name}</b>"]
     if h.index is not None:
-        lines.append(f"completion index {h.index}")
-    lines.append(f"created at {secs(h.created)} s (cycle {h.created_in_cycle})")
+        lines.append(_("completion index {index}").format(index=h.index))
+    lines.append(_("created at {t} s (cycle {cycle})").format(t=secs(h.created), cycle=h.created_in_cycle))
     if h.node and h.scheduled is not None and h.scheduled <= t:
-        lines.append(f"scheduled on {h.node} at {secs(h.scheduled)} s")
-    for word, v in (("started", h.started), ("ready", h.ready), ("deletion requested", h.deleting),
-                    ("finished", h.finished), ("removed", h.removed)):
+        lines.append(_("scheduled on {node} at {t} s").format(node=h.node, t=secs(h.scheduled)))
+    for word, v in ((_("started at {t} s"), h.started), (_("ready at {t} s"), h.ready),
+                    (_("deletion requested at {t} s"), h.deleting), (_("finished at {t} s"), h.finished),
+                    (_("removed at {t} s"), h.removed)):
         if v is not None and v <= t:
-            lines.append(f"{word} at {secs(v)} s")
+            lines.append(word.format(t=secs(v)))
     if h.restarts:
         lines.append(f"{plural(h.restarts, 'container restart')}")
-    lines.append(f"outcome: {_label(h, outcome, False)}")
+    lines.append(_("outcome: {outcome}").format(outcome=_label(h, outcome, False)))
     return "<br>".join(lines)
 
 
@@ -129,7 +134,7 @@ def _indexed(trace: Trace) -> bool:
 
 def figure(trace: Trace, cycle: int):
     """The pod timeline up to ``cycle`` (a bar per pod, or binned counts for many pods)."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     pods = pods_as_of(trace, k)
     if len(pods) > AGGREGATE_ABOVE:
         return _aggregated_figure(trace, k, t, pods)
@@ -165,7 +170,7 @@ def figure(trace: Trace, cycle: int):
     data: list[dict[str, Any]] = []
     for o in OUTCOMES:
         d = by[o]
-        data.append({"type": "bar", "orientation": "h", "name": o, "legendgroup": o, **d,
+        data.append({"type": "bar", "orientation": "h", "name": outcome_word(o), "legendgroup": o, **d,
                      "marker": bar_marker(o), "textposition": "inside", "insidetextanchor": "start",
                      "textfont": {"size": 10,
                                   "color": "#000000" if o in ("pending", "terminating", "deleted") else "#ffffff"},
@@ -174,22 +179,22 @@ def figure(trace: Trace, cycle: int):
     main, sub = _titles(trace, k, t, len(pods), counts)
     shapes, notes = [], []
     if k:
-        s, n = now_line(t, f"cycle {k}", right=x_end(t))
+        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
         shapes.append(s)
         notes.append(n)
     if not pods:
-        notes.append({"text": "no pods yet", "showarrow": False, "xref": "paper", "yref": "paper",
+        notes.append({"text": _("no pods yet"), "showarrow": False, "xref": "paper", "yref": "paper",
                       "x": 0.5, "y": 0.5, "font": {"color": MUTED, "size": 13}})
     height = min(1000, max(340, 20 * len(pods) + 190))
     ticktext = [f"{h.name} [{h.index}]" if indexed and h.index is not None else h.name for h in pods]
     layout = {
         "title": title(main, sub), "barmode": "overlay", "bargap": 0.25, "height": height,
         "margin": {"t": 105, "l": 10, "r": 20, "b": 95},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(t)],
+        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t)],
                   "zeroline": False},
         "yaxis": {"domain": PLOT_DOMAIN, "type": "category", "categoryorder": "array", "categoryarray": names, "autorange": "reversed",
                   "tickvals": names, "ticktext": ticktext, "automargin": True,
-                  "title": {"text": "pods by completion index" if indexed else "pods in creation order"}},
+                  "title": {"text": _("pods by completion index") if indexed else _("pods in creation order")}},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
@@ -200,20 +205,28 @@ def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], w
     counts = dict.fromkeys(OUTCOMES, 0)
     for h in pods:
         counts[h.outcome(t)] += 1
-    main = f"Pods of {job_ref(trace)} over time, up to {cycle_word(k, t)} (aggregated)"
-    parts = [f"{counts[o]} {o}" for o in OUTCOMES if counts[o]]
-    sub = (f"{plural(len(pods), 'pod')} ({', '.join(parts)}) are more than {AGGREGATE_ABOVE} bars: "
-           f"counts per {secs(width)}-s bin; above the axis pods alive, below it pods that ended")
+    # TRANSLATORS: {job} is job.batch/NAME; {when} is "cycle 4 (t=32 s)" or "before the first cycle (t=0 s)".
+    main = _("Pods of {job} over time, up to {when} (aggregated)").format(job=job_ref(trace), when=cycle_word(k, t))
+    parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
+    # TRANSLATORS: {pods} is "1,200 pods"; {outcomes} lists counts by outcome ("3 running, 2 failed").
+    sub = _("{pods} ({outcomes}) are more than {limit} bars: counts per {width}-s bin; above the axis pods "
+            "alive, below it pods that ended").format(pods=plural(len(pods), "pod"), outcomes=", ".join(parts),
+                                                      limit=AGGREGATE_ABOVE, width=secs(width))
     return main, sub
 
 
 def _titles(trace: Trace, k: int, t: float, n: int, counts: dict[str, int]) -> tuple[str, str]:
-    main = f"Pods of {job_ref(trace)} over time, up to {cycle_word(k, t)}"
-    parts = [f"{counts[o]} {o}" for o in OUTCOMES if counts[o]]
-    sub = f"{plural(n, 'pod')}" + (": " + ", ".join(parts) if parts else "")
+    main = _("Pods of {job} over time, up to {when}").format(job=job_ref(trace), when=cycle_word(k, t))
+    parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
+    sub = plural(n, "pod")
+    if parts:
+        # TRANSLATORS: "{pods}: {outcomes}" as in "5 pods: 3 running, 2 succeeded".
+        sub = _("{pods}: {outcomes}").format(pods=sub, outcomes=", ".join(parts))
+    clauses = [sub]
     if _indexed(trace):
-        sub += "; bars labelled by completion index"
-    sub += "; ticks at the top mark reconcile cycles"
+        clauses.append(_("bars labelled by completion index"))
+    clauses.append(_("ticks at the top mark reconcile cycles"))
+    sub = "; ".join(clauses)
     return main, sub
 
 
@@ -279,26 +292,32 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
     data = []
     for o in ("pending", "running", "terminating"):
         ys = [r[o] for r in rows]
-        data.append({"type": "bar", "x": xs, "y": ys, "width": width * 0.95, "name": f"{o} (alive)",
+        data.append({"type": "bar", "x": xs, "y": ys, "width": width * 0.95,
+                     "name": _("{outcome} (alive)").format(outcome=outcome_word(o)),
                      "legendgroup": o, "marker": bar_marker(o),
-                     "hovertemplate": f"%{{y}} pods {o} at %{{x:.1f}} s<extra></extra>"})
+                     # TRANSLATORS: plotly hover template: keep %{{y}} and %{{x:.1f}} as they are.
+                     "hovertemplate": _("%{{y}} pods {outcome} at %{{x:.1f}} s").format(outcome=outcome_word(o))
+                     + "<extra></extra>"})
     for o in ("succeeded", "failed", "deleted"):
         ys = [-r["ended_" + o] for r in rows]
-        data.append({"type": "bar", "x": xs, "y": ys, "width": width * 0.95, "name": f"{o} (ended in bin)",
+        data.append({"type": "bar", "x": xs, "y": ys, "width": width * 0.95,
+                     "name": _("{outcome} (ended in bin)").format(outcome=outcome_word(o)),
                      "legendgroup": o, "marker": bar_marker(o), "customdata": [-y for y in ys],
-                     "hovertemplate": f"%{{customdata}} pods {o} in the bin around %{{x:.1f}} s<extra></extra>"})
+                     # TRANSLATORS: plotly hover template: keep %{{customdata}} and %{{x:.1f}} as they are.
+                     "hovertemplate": _("%{{customdata}} pods {outcome} in the bin around %{{x:.1f}} s").format(
+                         outcome=outcome_word(o)) + "<extra></extra>"})
     data.append(cycle_ticks(trace, k))
     main, sub = _aggregated_titles(trace, k, t, pods, width)
     shapes, notes = [], []
     if k:
-        s, n = now_line(t, f"cycle {k}", right=x_end(t))
+        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
         shapes.append(s)
         notes.append(n)
     layout = {
         "title": title(main, sub), "barmode": "relative", "bargap": 0, "height": 520,
         "margin": {"t": 105, "l": 60, "r": 20, "b": 95},
-        "xaxis": {"title": {"text": "time since the Job was created (s)"}, "range": [0, x_end(t)]},
-        "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": "pods alive (up) · pods ended (down)"}, "zeroline": True,
+        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t)]},
+        "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": _("pods alive (up) · pods ended (down)")}, "zeroline": True,
                   **_count_ticks(max([r["pending"] + r["running"] + r["terminating"] for r in rows] + [1]),
                                  max([r["ended_succeeded"] + r["ended_failed"] + r["ended_deleted"] for r in rows]
                                      + [1])),
@@ -314,18 +333,23 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
 
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`, as fixed-width text."""
-    k, t, _ = resolve(trace, cycle)
+    k, t, _c = resolve(trace, cycle)
     pods = pods_as_of(trace, k)
     cyc = trace.cycles[:k]
-    cycles_line = (f"Reconcile cycles so far: {len(cyc)}" +
-                   (f" (at t = {', '.join(secs(c.t) for c in cyc)} s)" if 0 < len(cyc) <= 30 else ""))
+    if 0 < len(cyc) <= 30:
+        cycles_line = _("Reconcile cycles so far: {n} (at t = {times} s)").format(
+            n=len(cyc), times=", ".join(secs(c.t) for c in cyc))
+    else:
+        cycles_line = _("Reconcile cycles so far: {n}").format(n=len(cyc))
     if len(pods) > AGGREGATE_ABOVE:
         b = binned_counts(trace, k, pods)
         main, sub = _aggregated_titles(trace, k, t, pods, b["width"])
         rows = [(f"{secs(r['lo'])}-{secs(r['hi'])}", r["pending"], r["running"], r["terminating"],
                  r["ended_succeeded"], r["ended_failed"], r["ended_deleted"]) for r in b["rows"]]
-        body = table(["BIN (s)", "PENDING", "RUNNING", "TERMINATING", "ENDED:SUCCEEDED", "ENDED:FAILED",
-                      "ENDED:DELETED"], rows, right=range(1, 7))
+        body = table([pgettext("table column", "BIN (s)"), pgettext("table column", "PENDING"),
+                      pgettext("table column", "RUNNING"), pgettext("table column", "TERMINATING"),
+                      pgettext("table column", "ENDED:SUCCEEDED"), pgettext("table column", "ENDED:FAILED"),
+                      pgettext("table column", "ENDED:DELETED")], rows, right=range(1, 7))
         return "\n".join([main, sub, cycles_line, body]) + "\n"
     indexed = _indexed(trace)
     rows = []
@@ -335,17 +359,19 @@ def text(trace: Trace, cycle: int) -> str:
         end = segs[-1][2] if segs else h.created
         alive = outcome in ("running", "pending", "terminating")
         rows.append((h.name, h.index if h.index is not None else "-", h.node or "-", secs(h.created),
-                     secs(_as_of(h.started, t)), ("still alive" if alive else secs(end)),
+                     secs(_as_of(h.started, t)), (_("still alive") if alive else secs(end)),
                      _label(h, outcome, False)))
-    headers = ["POD", "INDEX", "NODE", "CREATED", "STARTED", "ENDED", "OUTCOME"]
-    body = table(headers, rows, right=(1, 3, 4, 5)) if rows else "(no pods yet)"
+    headers = [pgettext("table column", "POD"), pgettext("table column", "INDEX"), pgettext("table column", "NODE"),
+               pgettext("table column", "CREATED"), pgettext("table column", "STARTED"),
+               pgettext("table column", "ENDED"), pgettext("table column", "OUTCOME")]
+    body = table(headers, rows, right=(1, 3, 4, 5)) if rows else _("(no pods yet)")
     counts = dict.fromkeys(OUTCOMES, 0)
     for h in pods:
         counts[h.outcome(t)] += 1
     main, sub = _titles(trace, k, t, len(pods), counts)
     lines = [main, sub, cycles_line]
     if indexed:
-        lines.append("Pods are listed by completion index.")
+        lines.append(_("Pods are listed by completion index."))
     lines.append(body)
     return "\n".join(lines) + "\n"
 

@@ -84,7 +84,7 @@ def test_the_loop_has_five_steps_joined_by_five_arrows():
     assert len(arrows) == 5 and len([s for s in fig.layout.shapes if s.type == "rect"]) == 5
     assert [s.label for s in control_loop.steps(S.quota().trace, 1)] == [
         "informer (watch cache)", "work queue", "syncJob (controller)", "API server", "scheduler + kubelet"]
-    assert "created 5 pods, 2 create(s) rejected" in control_loop.steps(S.quota().trace, 1)[3].says
+    assert "created 5 pods, 2 creates rejected" in control_loop.steps(S.quota().trace, 1)[3].says
 
 
 def test_before_the_first_cycle_nothing_is_lit():
