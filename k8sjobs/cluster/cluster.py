@@ -17,9 +17,11 @@ real scheduler and kubelets have their own watches) and writes pod status back:
   on its own and does keep the pod Running; a pod's own ``spec.activeDeadlineSeconds``
   (counted from ``status.startTime``, set when the pod is bound) makes the kubelet kill
   it: phase Failed, reason DeadlineExceeded;
-* **pod GC**: pods of a lost node are marked Failed with DisruptionTarget
-  (DeletionByPodGC) and deleted after ``node_lost_delay``; unscheduled pods that are
-  being deleted are failed and removed at the next 20 s GC tick.
+* **pod GC**: runs every 20 s (``gcCheckPeriod``). A pass that finds pods bound to a node
+  that no longer exists quarantines the node for ``node_lost_delay`` (``quarantineTime``,
+  40 s); the first pass after that marks those pods Failed with DisruptionTarget
+  (DeletionByPodGC) and force-deletes them, so they go 40 to 60 s after the node. Unscheduled
+  pods that are being deleted are failed and removed at the next pass.
 
 Terminal pods free their node slot, as the scheduler ignores Succeeded/Failed pods.
 """
@@ -100,6 +102,8 @@ class Cluster:
         self._ordinals: dict[str, int] = {}
         self._workloads: dict[frozenset, tuple[Workload, list]] = {}
         self._gc_scheduled_at: float | None = None
+        self._quarantine: dict[str, float] = {}
+        """Pod GC: missing node -> when its quarantine is over (upstream's delaying nodeQueue)."""
         self._capacity: dict[str, int] = {}
         self.lost_nodes: set[str] = set()
         self._ready: tuple[frozenset[str], list[str]] | None = None
@@ -144,29 +148,39 @@ class Cluster:
         return len(self._on_node.get(node, ()))
 
     def lose_node(self, name: str) -> None:
-        """The node disappears: its kubelet stops; pod GC fails and deletes its pods later."""
+        """The node disappears: its kubelet stops; pod GC notices, waits the quarantine, then fails its pods."""
         if name not in self._on_node or name in self.lost_nodes:
             raise ValueError(f"node {name!r} is not a ready node; ready nodes: {', '.join(self.ready_nodes())}")
         self.lost_nodes.add(name)
         if self.store.try_get("Node", "", name) is not None:
             self.store.delete("Node", "", name)
         victims = sorted(n for _, n in self._on_node.get(name, ()))
-        self.emit("cluster.node_lost", node=name, pods=victims, delay=self.node_lost_delay)
-        self.heap.call_later(self.node_lost_delay, lambda: self._gc_lost_node(name), priority=PRIORITY_CLUSTER,
-                             label=f"podgc:{name}")
+        self.emit("cluster.node_lost", node=name, pods=victims, delay=self.node_lost_delay, period=POD_GC_PERIOD)
+        self._schedule_gc_tick()
 
-    def _gc_lost_node(self, node: str) -> None:
-        for ns, name in sorted(self._on_node.get(node, ())):
-            pod = self.store.try_get("Pod", ns, name)
-            if pod is None:
+    def _gc_orphaned(self, t: float, pods: list[Pod]) -> None:
+        """Mirrors ``gcOrphaned``: a node that pods point at but that does not exist is quarantined
+        for ``node_lost_delay`` (upstream ``quarantineTime``, 40 s); a pass that finds its quarantine
+        over and the node still missing fails (DisruptionTarget, DeletionByPodGC) and force-deletes
+        every pod bound to it."""
+        existing = {n.metadata.name for n in self.store.objects("Node")}
+        for pod in pods:
+            node = pod.spec.node_name
+            if node and node not in existing:
+                self._quarantine.setdefault(node, t + self.node_lost_delay)
+        gone = sorted(n for n, ready_at in self._quarantine.items() if ready_at <= t)
+        for node in gone:
+            del self._quarantine[node]
+        deleted = {n for n in gone if n not in existing}
+        for pod in pods:
+            node = pod.spec.node_name
+            if node not in deleted:
                 continue
             self._runs.pop(pod.metadata.uid, None)
-            t = self.heap.now()
-            failed = kl.add_disruption(kl.stop_after_deletion(pod, t, kl.EXIT_SIGKILL), t, "DeletionByPodGC",
-                                       "PodGC: node no longer exists")
-            self._write_status(failed)
+            if pod.status.phase not in (Phase.SUCCEEDED, Phase.FAILED):
+                self._write_status(kl.gc_mark_failed(pod, t, ("DeletionByPodGC", "PodGC: node no longer exists")))
             self._delete(pod, grace=0)
-            self.emit("cluster.pod_gc", pod=name, node=node)
+            self.emit("cluster.pod_gc", pod=pod.metadata.name, node=node)
 
     # ------------------------------------------------------------------ helpers
 
@@ -496,22 +510,38 @@ class Cluster:
             self._delete(stopped, grace=0)
 
     def _schedule_gc_tick(self) -> None:
+        # Pod GC runs every POD_GC_PERIOD seconds (upstream gcCheckPeriod); only passes that have
+        # something to do are put on the heap.
         t = self.heap.now()
         tick = (math.floor(t / POD_GC_PERIOD) + 1) * POD_GC_PERIOD
         if self._gc_scheduled_at == tick:
             return
         self._gc_scheduled_at = tick
-        self.heap.call_at(tick, self._gc_unscheduled_terminating, priority=PRIORITY_CLUSTER, label="podgc")
+        self.heap.call_at(tick, self._gc_pass, priority=PRIORITY_CLUSTER, label="podgc")
 
-    def _gc_unscheduled_terminating(self) -> None:
+    def _gc_pass(self) -> None:
+        """One pass of pod GC (mirrors ``gc`` in podgc/gc_controller.go: orphaned pods, then
+        unscheduled terminating pods)."""
         self._gc_scheduled_at = None
         t = self.heap.now()
-        for pod in sorted(self.store.objects("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name)):
+        pods = sorted(self.store.objects("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
+        self._gc_orphaned(t, pods)
+        self._gc_unscheduled_terminating(t, pods)
+        if self._quarantine:
+            self._schedule_gc_tick()
+
+    def _gc_unscheduled_terminating(self, t: float, pods: list[Pod]) -> None:
+        """Mirrors ``gcUnscheduledTerminating``: a pod being deleted that no node ever took is failed
+        and force-deleted (no kubelet would ever stop it)."""
+        for pod in pods:
             if pod.spec.node_name or pod.metadata.deletion_timestamp is None:
                 continue
             if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
                 continue
-            failed = self._write_status(kl.stop_after_deletion(pod, t, kl.EXIT_SIGKILL))
+            cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+            if cur is None or cur.metadata.uid != pod.metadata.uid:
+                continue
+            failed = self._write_status(kl.gc_mark_failed(cur, t))
             if failed is not None:
                 self._delete(failed, grace=0)
 

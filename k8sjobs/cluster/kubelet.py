@@ -272,6 +272,18 @@ def fail_for_deadline(pod: Pod, t: float, exit_code: int = EXIT_SIGTERM) -> Pod:
                                          message=POD_DEADLINE_MESSAGE))
 
 
+def gc_mark_failed(pod: Pod, t: float, condition: tuple[str, str] | None = None) -> Pod:
+    """Pod GC's status patch before it force-deletes a pod: phase Failed, and ``(reason, message)`` of a
+    DisruptionTarget=True condition if given. Mirrors ``markFailedAndDeletePodWithCondition`` in
+    podgc/gc_controller.go: the container statuses stay as they were (no kubelet wrote them), and a
+    pod that already finished is left as it is.
+    """
+    if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+        return pod
+    failed = evolve(pod, status=evolve(pod.status, phase=Phase.FAILED))
+    return add_disruption(failed, t, *condition) if condition else failed
+
+
 def add_disruption(pod: Pod, t: float, reason: str, message: str) -> Pod:
     """The DisruptionTarget=True condition the system adds before evicting, preempting or GC-ing a pod."""
     return set_condition(pod, "DisruptionTarget", ConditionStatus.TRUE, t, reason, message)

@@ -254,10 +254,11 @@ REASONS: dict[str, Template | dict[str, Template]] = {
     # ---------------------------------------------------------------- outside the controller
     "ttl.deleted": T(N_("ttlSecondsAfterFinished {ttl}: the Job finished at t={finished_at:g} s and is deleted "
                         "now, its pods first (foreground)")),
-    "cluster.node_lost": T(Nn_("node {node} lost: its {count} pod will be failed and deleted by pod GC in "
-                               "{delay:g} s",
-                               "node {node} lost: its {count} pods will be failed and deleted by pod GC in "
-                               "{delay:g} s"), "count", _node_lost),
+    # TRANSLATORS: {period} is how often pod GC runs (20 s), {delay} its quarantine of a vanished node (40 s).
+    "cluster.node_lost": T(Nn_("node {node} lost: pod GC, which runs every {period:g} s, will notice it, wait "
+                               "{delay:g} s more, then fail and delete its {count} pod",
+                               "node {node} lost: pod GC, which runs every {period:g} s, will notice it, wait "
+                               "{delay:g} s more, then fail and delete its {count} pods"), "count", _node_lost),
     "cluster.pod_gc": T(N_("pod GC failed and deleted {pod}: its node {node} no longer exists")),
     "cluster.unschedulable": T(N_("{pod} waits: no node has a free pod slot")),
     # TRANSLATORS: {restarts} is the restart count of the container (the Nth restart).

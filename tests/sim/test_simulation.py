@@ -356,21 +356,32 @@ def test_delete_pod_is_a_graceful_delete_and_the_job_replaces_the_pod():
     assert len(tr.pod_histories()) == 3
 
 
-def test_lose_node_fails_its_pods_by_pod_gc_after_the_node_lost_delay_and_they_are_replaced():
+def test_lose_node_fails_its_pods_at_the_first_pod_gc_pass_after_the_quarantine_and_they_are_replaced():
     sim, rec = watch(job(completions=3, parallelism=3, duration="100s"), nodes=2, node_lost_delay=40)
     sim.run_until(5)
     victims = sim.cluster.on_node()["node-1"]
     sim.lose_node("node-1")
-    sim.run_until(44)
+    # Pod GC passes every 20 s: the one at 20 s notices the node and quarantines it until 60 s.
+    sim.run_until(59)
     assert all(sim.pod(n).status.phase == "Running" for n in victims)
     tr = finish(sim, rec)
     for n in victims:
         h = histories(tr)[n]
-        assert (h.finished, h.phase, h.exit_code, h.disruption) == (45.0, "Failed", 137, "DeletionByPodGC")
-    assert [n.t for n in notes(tr, "cluster.pod_gc")] == [45.0] * len(victims)
+        # Pod GC patches the phase only: no kubelet reported the containers' end.
+        assert (h.finished, h.phase, h.exit_code, h.disruption) == (60.0, "Failed", None, "DeletionByPodGC")
+    assert [n.t for n in notes(tr, "cluster.pod_gc")] == [60.0] * len(victims)
     replacements = [h for h in tr.pod_histories() if h.created > 5]
     assert len(replacements) == len(victims) and all(h.node != "node-1" for h in replacements)
     assert tr.final_job.status.failed == len(victims)
+
+
+@pytest.mark.parametrize(("lost_at", "gc_at"), [(0.5, 60.0), (19.9, 60.0), (20.5, 80.0), (39.0, 80.0)])
+def test_the_quarantine_starts_at_the_pod_gc_pass_that_notices_the_node_is_gone(lost_at, gc_at):
+    sim, rec = watch(job(completions=1, parallelism=1, duration="500s"), nodes=1, node_lost_delay=40)
+    sim.run_until(lost_at)
+    sim.lose_node("node-1")
+    tr = finish(sim, rec)
+    assert [n.t for n in notes(tr, "cluster.pod_gc")][:1] == [gc_at]
 
 
 def test_add_node_gives_the_scheduler_room_for_a_pending_pod():
