@@ -49,6 +49,11 @@ SHAPED = {
     "02-parallelism-and-completions",
     "03-work-queue",
     "04-indexed-jobs",
+    "10-suspend-delete-cleanup",
+    "11-choosing-a-pattern",
+    "12-pod-failure-policy",
+    "13-per-index-and-success-policy",
+    "14-tracking-and-conditions",
 }
 
 FINAL_SECTIONS = ["Summary", "Words", "Further reading", "Checking the answers"]

@@ -61,12 +61,12 @@ def test_a_lesson_exercise_answers_with_its_explanation_and_picture_in_jupyterla
     assert run.ok, run.errors
     box = probe.page.locator(".k8sjobs-exercise").first
     box.scroll_into_view_if_needed()
-    box.get_by_role("radio", name="Complete").check()
+    box.get_by_role("radio", name="Failed, reason DeadlineExceeded").check()
     box.get_by_role("button", name="Check").click()
-    probe.expect_text(".k8sjobs-exercise-feedback", re.compile(r"^✔ Correct: Complete\."))
+    probe.expect_text(".k8sjobs-exercise-feedback", re.compile(r"^✔ Correct: Failed, reason DeadlineExceeded\."))
     feedback = probe.page.locator(".k8sjobs-exercise-feedback").first
     feedback.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
-    assert "The resume reset status.startTime" in feedback.inner_text()
+    assert "The resume sync takes its decisions (step 2) before it manages the pods" in feedback.inner_text()
     width = feedback.locator(".js-plotly-plot").first.bounding_box()["width"]
     assert width > 750, f"the picture fits the output area, not plotly's default 700 px ({width:.0f} px)"
     probe.shot("lesson-exercise", scroll_to=".k8sjobs-exercise-feedback")
