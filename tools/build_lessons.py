@@ -51,9 +51,9 @@ def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
     * a cell tagged ``exercise`` opens with its code collapsed (the widget asks the question);
     * a cell that calls ``.confirm(`` (the "Checking the answers" section) opens with its code
-      and output collapsed: the code names the answers, and after *Run All* the answers wait
-      folded until the learner unfolds them. It keeps no output (it is never a checked cell),
-      so the committed notebook holds no answer;
+      collapsed: the code names the answers (which the cell shows folded under each question
+      when it runs). It keeps no output (it is never a checked cell), so the committed
+      notebook holds no answer;
     * a checked cell that calls ``.check(`` (it proves an exercise's answer) opens with code
       and output collapsed; nbval still compares the output.
     """
@@ -64,8 +64,7 @@ def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         if "exercise" in cell.metadata.get("tags", ()):
             hidden["source_hidden"] = True
         if CONFIRM in cell.source:
-            # Run All reaches it too: its answers stay folded until the learner unfolds them.
-            hidden.update(source_hidden=True, outputs_hidden=True)
+            hidden["source_hidden"] = True
         if CHECK_MARK in cell.source and ".check(" in cell.source:
             hidden.update(source_hidden=True, outputs_hidden=True)
         if hidden:

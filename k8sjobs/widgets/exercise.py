@@ -26,7 +26,7 @@ key (a list of keys for ``order``) and ``check``/``confirm`` take keys, so a tra
 lesson compares the same keys. A plain list still works: each item is its own key and label.
 
 ``confirm(answer)`` is for a lesson's final "Checking the answers" section: it shows the
-answer and the explanation, and raises ``AssertionError`` naming the exercise when the
+answer and the explanation (in a notebook, folded under the question: one click opens it), and raises ``AssertionError`` naming the exercise when the
 answer written in the lesson is not what the simulation computes (nbval then fails). Its
 cell keeps no output in the committed notebook, so no answer is stored there.
 """
@@ -320,9 +320,14 @@ class Exercise:
         if get_ipython() is None:
             print(text)
             return
-        body = (f"<div class='k8sjobs-answer' style='border-left: 4px solid #1a7f37; padding: 2px 8px; "
-                f"line-height: 1.4'><b>{html.escape(_first_line(self.prompt))}</b><br>"
-                f"{html.escape(text)}</div>")
+        # Folded under its question: Run All reaches this cell too, and the learner who has not
+        # made a prediction yet should not read the answer by accident.
+        show = _("(show the answer)")  # outside the f-string, where the extractor finds it
+        body = (f"<details class='k8sjobs-answer' style='border-left: 4px solid #1a7f37; padding: 2px 8px; "
+                f"margin: 4px 0; line-height: 1.4'><summary style='cursor: pointer'>"
+                f"<b>{html.escape(_first_line(self.prompt))}</b> "
+                f"<span style='color: #555'>{html.escape(show)}</span></summary>"
+                f"<div class='k8sjobs-answer-text'>{html.escape(text)}</div></details>")
         display({"text/plain": text, "text/html": body}, raw=True)
 
     # ------------------------------------------------------------------ the widget

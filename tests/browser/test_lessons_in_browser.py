@@ -82,3 +82,42 @@ def test_the_start_page_works_as_a_voila_app(browser):
         probe.shot("after-step", scroll_to=".k8sjobs-explorer")
         probe.assert_clean()
         probe.close()
+
+
+LESSON_01 = "notebooks/en/01-why-jobs.ipynb"
+
+
+def test_a_choice_exercise_answers_by_label_and_the_answers_wait_folded_at_the_end(lab, probe):
+    """Lesson 01 as a learner takes it: a wrong number, a choice by its label, then the answers."""
+    nb = lab.open_notebook(probe, LESSON_01)
+    run = nb.run_all(timeout=240)
+    assert run.ok, run.errors
+    # ex_delete: a wrong number first, then the choice exercise by its label (its key never shows).
+    first, second = probe.page.locator(".k8sjobs-exercise").nth(0), probe.page.locator(".k8sjobs-exercise").nth(1)
+    first.scroll_into_view_if_needed()
+    first.get_by_role("textbox").fill("1")
+    first.get_by_role("button", name="Check").click()
+    expect_feedback = re.compile(r"^✘ Not quite: you said 1; the run gives 2\.")
+    probe.expect_text(".k8sjobs-exercise-feedback", expect_feedback)
+    second.scroll_into_view_if_needed()
+    second.get_by_role("radio", name="it is deleted together with the Job").check()
+    second.get_by_role("button", name="Check").click()
+    feedback = second.locator(".k8sjobs-exercise-feedback")
+    feedback.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+    assert feedback.inner_text().startswith("✔ Correct: it is deleted together with the Job.")
+    assert "deleted_too" not in second.inner_text(), "a learner reads labels, never keys"
+    probe.shot("choice-exercise", scroll_to=second)
+    # Run All ran "Checking the answers" too: each answer waits folded under its question.
+    last = probe.page.locator(".jp-CodeCell").last
+    last.scroll_into_view_if_needed()
+    answers = last.locator(".k8sjobs-answer")
+    assert answers.count() == 2, "both exercises were confirmed"
+    assert not last.locator(".k8sjobs-answer-text").first.is_visible(), "folded after Run All"
+    assert "The pi pod is deleted at t = 6 s" in answers.first.inner_text(), "the question shows"
+    probe.shot("answers-folded", scroll_to=last)
+    answers.nth(1).locator("summary").click()
+    last.locator(".k8sjobs-answer-text").nth(1).wait_for(state="visible", timeout=10_000)
+    assert "Answer: it is deleted together with the Job." in answers.nth(1).inner_text()
+    assert not last.locator(".k8sjobs-answer-text").first.is_visible(), "each answer opens on its own"
+    probe.shot("answers-one-unfolded", scroll_to=last)
+    probe.assert_clean()

@@ -183,7 +183,9 @@ def test_confirm_in_a_notebook_displays_the_answer_as_html(run, monkeypatch):
     ex.confirm("replaced")
     ((bundle, raw),) = shown
     assert raw and bundle["text/plain"] == "Answer: it is replaced. A <new> pod."
-    assert "<b>Which fate?</b>" in bundle["text/html"] and "A &lt;new&gt; pod." in bundle["text/html"]
+    page = bundle["text/html"]
+    assert page.startswith("<details") and "<summary" in page, "folded: Run All must not show it by accident"
+    assert "<b>Which fate?</b>" in page and "(show the answer)" in page and "A &lt;new&gt; pod." in page
 
 
 def test_text_ignores_case_and_spacing_and_accepts_alternatives(run):
