@@ -8,7 +8,8 @@ real scheduler and kubelets have their own watches) and writes pod status back:
   (Unschedulable) until a slot frees;
 * **kubelet**: after the start latency the pod is Running and Ready; each run lasts its
   planned duration and exits with its planned code (:mod:`.workload`); restartPolicy
-  OnFailure restarts a failed container in place after the CrashLoopBackOff delay; a
+  OnFailure restarts a failed container in place, at once the first time, then after the
+  CrashLoopBackOff wait (10 s, 20 s, ... at most 5 minutes); a
   deleted pod stops after its termination delay, ends in phase Failed and is removed
   with grace 0 (the Job's finalizer may keep it a while longer); native sidecars
   (init containers with ``restartPolicy: Always``) run beside the regular containers and
@@ -49,7 +50,7 @@ from ..api.types import (
 from ..clock import EventHeap
 from ..hooks import Emit, null_emit
 from . import kubelet as kl
-from .workload import Workload, crash_loop_delay, parse_workload
+from .workload import CrashLoopEntry, Workload, crash_loop_backoff, parse_workload
 
 PRIORITY_CLUSTER = 0
 """Heap priority of kubelet/scheduler actions: before informer deliveries at the same time."""
@@ -76,6 +77,10 @@ class _PodRun:
     stopping: bool = False
     sidecar_termination_delay: float = 0.0
     sidecars_stopping: bool = False
+    running: bool = False
+    """The pod's containers run now (False before the start and between a crash and its restart)."""
+    crash_loop: CrashLoopEntry | None = None
+    """The kubelet's restart back-off record (restartPolicy OnFailure)."""
 
 
 class Cluster:
@@ -371,16 +376,16 @@ class Cluster:
             return None
         return cur, run
 
-    def _start(self, pod: Pod, token: int) -> None:
+    def _start(self, pod: Pod, token: int, *, restarted: bool = False) -> None:
         live = self._live(pod, token)
         if live is None:
             return
         cur, run = live
         t = self.heap.now()
-        started = self._write_status(kl.start(cur, t))
+        started = self._write_status(kl.start(cur, t, restarted=restarted))
         if started is None:
             return
-        run.started = True
+        run.started = run.running = True
         duration, _ = run.plan_runs[run.run_no]
         if math.isfinite(duration):
             self.heap.call_later(duration, lambda: self._run_ended(started, token), priority=PRIORITY_CLUSTER,
@@ -455,10 +460,17 @@ class Cluster:
         self._kill_later(cur, run.termination_delay, kl.fail_for_deadline)
 
     def _restart_in_place(self, cur: Pod, run: _PodRun, code: int, t: float) -> None:
-        """restartPolicy OnFailure: the container exited ``code``; the kubelet restarts it, the pod stays Running."""
-        restarted = self._write_status(kl.restart_container(cur, t, code, run.workload.keeps_running))
-        if restarted is None:
+        """restartPolicy OnFailure: the container exited ``code``; the kubelet restarts it, the pod stays Running.
+
+        The first crash restarts at once, later ones after the CrashLoopBackOff wait
+        (:func:`~.workload.crash_loop_backoff`); the restartCount grows when the restart happens.
+        """
+        wait, run.crash_loop = crash_loop_backoff(run.crash_loop, t)
+        exited = self._write_status(kl.container_exited(cur, t, code, waiting=wait > 0,
+                                                        keep_running=run.workload.keeps_running))
+        if exited is None:
             return
+        run.running = False
         # A new token: whatever was scheduled for the run that just ended no longer applies.
         self._tokens += 1
         run.token = token = self._tokens
@@ -467,11 +479,11 @@ class Cluster:
             # Past the planned restarts each new run draws its outcome afresh.
             duration = run.plan_runs[-1][0]
             run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
-        count = restarted.status.container_statuses[0].restart_count if restarted.status.container_statuses else 1
-        self.emit("cluster.container_restart", pod=cur.metadata.name, exit_code=code, restarts=count,
-                  delay=crash_loop_delay(count))
-        self.heap.call_later(crash_loop_delay(count), lambda: self._start(restarted, token),
-                             priority=PRIORITY_CLUSTER, label="kubelet")
+        count = 1 + max((s.restart_count for s in exited.status.container_statuses), default=0)
+        self.emit("cluster.container_restart", pod=cur.metadata.name, exit_code=code, restarts=count, delay=wait,
+                  case="" if wait else "at_once")
+        self.heap.call_later(wait, lambda: self._start(exited, token, restarted=True), priority=PRIORITY_CLUSTER,
+                             label="kubelet")
 
     def _evict_planned(self, pod: Pod, token: int) -> None:
         if self._live(pod, token) is not None:
@@ -572,7 +584,7 @@ class Cluster:
         if (pod.spec.restart_policy or "Never") == "OnFailure" and exit_code != 0:
             # The kubelet restarts a failed container in place: the pod does not fail.
             run = self._runs.get(pod.metadata.uid)
-            if run is None or pod.status.phase != Phase.RUNNING:
+            if run is None or not run.running:
                 raise ValueError(f'pod "{name}" has no running container to fail yet (restartPolicy OnFailure '
                                  "restarts containers in place)")
             if condition:

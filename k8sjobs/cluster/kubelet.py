@@ -117,43 +117,62 @@ def _init_statuses_at_start(pod: Pod, t: float, ready: bool) -> tuple[ContainerS
     return tuple(out)
 
 
-def start(pod: Pod, t: float, *, ready: bool = True) -> Pod:
+def start(pod: Pod, t: float, *, ready: bool = True, restarted: bool = False) -> Pod:
     """Containers run; the pod is Running (and Ready unless ``ready`` is false).
 
     Regular init containers have completed and native sidecars run (they start first, in
     spec order; the simulation folds that into the pod's start latency).
+
+    ``restarted``: the containers that had exited are started again in place (restartPolicy
+    OnFailure); the kubelet gives a new container the old restartCount + 1 when it creates
+    it, so the count grows at the restart, not at the crash. Containers still running keep
+    their status.
     """
     old = {s.name: s for s in pod.status.container_statuses}
-    statuses = tuple(
-        ContainerStatus(name=n, ready=ready, started=True,
-                        restart_count=old[n].restart_count if n in old else 0,
-                        last_state=old[n].last_state if n in old else ContainerState(),
-                        state=ContainerState(running=ContainerStateRunning(started_at=t)))
-        for n in container_names(pod))
+    statuses = []
+    for n in container_names(pod):
+        prev = old.get(n)
+        if restarted and prev is not None and prev.state.running is not None:
+            statuses.append(evolve(prev, ready=ready))
+            continue
+        bump = 1 if restarted and prev is not None else 0
+        # A container restarted at once still shows its exit as its state: that becomes lastState.
+        last = (prev.state if restarted and prev.state.terminated is not None else prev.last_state) \
+            if prev is not None else ContainerState()
+        statuses.append(ContainerStatus(name=n, ready=ready, started=True,
+                                        restart_count=(prev.restart_count if prev is not None else 0) + bump,
+                                        last_state=last,
+                                        state=ContainerState(running=ContainerStateRunning(started_at=t))))
     state = ConditionStatus.TRUE if ready else ConditionStatus.FALSE
     conds = merged_conditions(pod.status.conditions, t, (("Initialized", ConditionStatus.TRUE, "", ""),
                                                           ("ContainersReady", state, "", ""), ("Ready", state, "", "")))
     return evolve(pod, status=evolve(pod.status, phase=Phase.RUNNING,
                                      start_time=pod.status.start_time if pod.status.start_time is not None else t,
                                      init_container_statuses=_init_statuses_at_start(pod, t, ready),
-                                     container_statuses=statuses,
+                                     container_statuses=tuple(statuses),
                                      conditions=pod.status.conditions if conds is None else conds))
 
 
-def restart_container(pod: Pod, t: float, exit_code: int, keep_running: frozenset[str] = frozenset()) -> Pod:
-    """restartPolicy OnFailure: the container exited ``exit_code`` and waits to restart (CrashLoopBackOff).
+def container_exited(pod: Pod, t: float, exit_code: int, *, waiting: bool,
+                     keep_running: frozenset[str] = frozenset()) -> Pod:
+    """restartPolicy OnFailure: the containers exited ``exit_code`` and will be restarted in place.
 
-    Containers named in ``keep_running`` did not exit and keep their status.
+    The pod stays Running but not Ready, and the restartCount does not change yet. While the
+    restart waits for the back-off (``waiting``) a container shows ``waiting: CrashLoopBackOff``
+    with the exit in ``lastState``; a restart at once shows the exit as its state. Containers
+    named in ``keep_running`` did not exit and keep their status.
     """
     statuses = []
     for s in pod.status.container_statuses:
         if s.name in keep_running and s.state.running is not None:
             statuses.append(s)
             continue
-        last = ContainerState(terminated=ContainerStateTerminated(exit_code=exit_code, reason="Error",
-                                                                  finished_at=t))
-        statuses.append(evolve(s, ready=False, restart_count=s.restart_count + 1, last_state=last,
-                                state=ContainerState(waiting=ContainerStateWaiting(reason="CrashLoopBackOff"))))
+        started = s.state.running.started_at if s.state.running else None
+        term = ContainerState(terminated=ContainerStateTerminated(exit_code=exit_code, reason="Error",
+                                                                  started_at=started, finished_at=t))
+        state = ContainerState(waiting=ContainerStateWaiting(reason="CrashLoopBackOff")) if waiting else term
+        statuses.append(evolve(s, ready=False, started=False, last_state=term if waiting else s.last_state,
+                               state=state))
     conds = merged_conditions(pod.status.conditions, t, (("ContainersReady", ConditionStatus.FALSE, "", ""),
                                                           ("Ready", ConditionStatus.FALSE, "", "")))
     return evolve(pod, status=evolve(pod.status, container_statuses=tuple(statuses),

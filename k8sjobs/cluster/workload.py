@@ -48,7 +48,7 @@ DEFAULT_START_LATENCY = 1.0
 DEFAULT_TERMINATION_DELAY = 1.0
 DEFAULT_EXIT_CODE = 1
 CRASH_LOOP_BASE, CRASH_LOOP_MAX = 10.0, 300.0
-"""The kubelet's container restart backoff (10 s doubling, capped at 5 minutes)."""
+"""The kubelet's container restart back-off: 10 s, doubling, at most 5 minutes (see :func:`crash_loop_backoff`)."""
 
 KNOWN_KEYS = ("duration", "start-latency", "fail-rate", "exit-code", "fail-indexes", "exit-codes", "durations",
               "fail-attempts", "restarts", "termination-delay", "evict-after", "evict-pods",
@@ -307,6 +307,21 @@ def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldErr
     return Workload(**kw), errors  # type: ignore[arg-type]
 
 
-def crash_loop_delay(restart: int) -> float:
-    """The kubelet's wait before the n-th restart of a container (10 s doubling, max 5 min)."""
-    return min(CRASH_LOOP_BASE * 2 ** max(restart - 1, 0), CRASH_LOOP_MAX)
+CrashLoopEntry = tuple[float, float]
+"""The kubelet's back-off record for one container: (current back-off, time it was last moved on)."""
+
+
+def crash_loop_backoff(entry: CrashLoopEntry | None, finished_at: float) -> tuple[float, CrashLoopEntry]:
+    """(wait before the restart, the new record) for a container that exited at ``finished_at``.
+
+    Mirrors the kubelet's container restart back-off (``doBackOff`` in kuberuntime_manager.go
+    on a ``flowcontrol.Backoff`` of 10 s, at most 5 minutes): with no record, or one not moved
+    on for more than twice the maximum (the container ran that long), the container restarts
+    at once and a 10 s back-off is armed; otherwise the restart waits the current back-off,
+    counted from the exit, and the back-off then doubles up to the maximum. So the waits of a
+    container that keeps crashing are 0, 10, 20, 40, 80, 160, 300, 300, ... s.
+    """
+    if entry is None or finished_at - entry[1] > 2 * CRASH_LOOP_MAX:
+        return 0.0, (CRASH_LOOP_BASE, finished_at)
+    wait = entry[0]
+    return wait, (min(wait * 2, CRASH_LOOP_MAX), finished_at + wait)

@@ -262,8 +262,11 @@ REASONS: dict[str, Template | dict[str, Template]] = {
     "cluster.pod_gc": T(N_("pod GC failed and deleted {pod}: its node {node} no longer exists")),
     "cluster.unschedulable": T(N_("{pod} waits: no node has a free pod slot")),
     # TRANSLATORS: {restarts} is the restart count of the container (the Nth restart).
-    "cluster.container_restart": T(N_("{pod}: container exited {exit_code}; restart {restarts} in {delay:g} s "
-                                      "(CrashLoopBackOff)")),
+    "cluster.container_restart": {
+        "": T(N_("{pod}: container exited {exit_code}; restart {restarts} in {delay:g} s (CrashLoopBackOff)")),
+        # TRANSLATORS: the kubelet restarts a container at once after its first crash.
+        "at_once": T(N_("{pod}: container exited {exit_code}; restart {restarts} at once")),
+    },
     # TRANSLATORS: {names} lists the sidecar containers' names; {seconds} is their grace period.
     "cluster.sidecars_stopping": T(Nn_("{pod}: its regular containers have exited; the kubelet stops its sidecar "
                                        "{names} ({seconds:g} s)",

@@ -16,6 +16,7 @@ import pytest
 
 from k8sjobs.api.errors import InvalidError
 from k8sjobs.clock import EventHeap, FakeClock
+from k8sjobs.cluster.workload import crash_loop_backoff
 from k8sjobs.commands.run import run_to_json
 from k8sjobs.sim import SimConfig, Simulation, SimulationError
 from k8sjobs.trace import Recorder, Run, Trace, render_trace
@@ -626,18 +627,53 @@ def test_fail_attempts_count_per_index_for_indexed_jobs():
     assert phases == {0: ["Failed", "Succeeded"], 1: ["Failed", "Succeeded"]}
 
 
-def test_restarts_with_on_failure_restart_in_place_after_crash_loop_back_off_delays():
+def test_restarts_with_on_failure_restart_in_place_at_once_then_after_crash_loop_back_off_delays():
     tr = Run(job(completions=1, parallelism=1, restart="OnFailure",
                  ann={"sim.k8sjobs.io/restarts": "3", "sim.k8sjobs.io/exit-code": "7"})).trace
     restarts = notes(tr, "cluster.container_restart")
-    assert [(n.t, n.fields["exit_code"], n.fields["restarts"]) for n in restarts] == [
-        (11.0, 7, 1), (31.0, 7, 2), (61.0, 7, 3)]
+    # Runs of 10 s from t=1: exits at 11, 21 (restarted at 11 + 0), 41 (restarted at 21 + 10).
+    assert [(n.t, n.fields["exit_code"], n.fields["restarts"], n.fields["delay"]) for n in restarts] == [
+        (11.0, 7, 1, 0.0), (21.0, 7, 2, 10.0), (41.0, 7, 3, 20.0)]
     assert [n.reason.split("; ")[1] for n in restarts] == [
-        "restart 1 in 10 s (CrashLoopBackOff)", "restart 2 in 20 s (CrashLoopBackOff)",
-        "restart 3 in 40 s (CrashLoopBackOff)"]
+        "restart 1 at once", "restart 2 in 10 s (CrashLoopBackOff)", "restart 3 in 20 s (CrashLoopBackOff)"]
     (pod,) = tr.pod_histories()
-    assert (pod.restarts, pod.phase, pod.finished) == (3, "Succeeded", 111.0)
+    assert (pod.restarts, pod.phase, pod.finished) == (3, "Succeeded", 71.0)
     assert tr.final_job.status.failed == 0
+
+
+def crash_loop_waits(exits: list[float]) -> list[float]:
+    """The kubelet's waits for a container that exits at these times (each restart before the next exit)."""
+    entry, waits = None, []
+    for t in exits:
+        wait, entry = crash_loop_backoff(entry, t)
+        waits.append(wait)
+    return waits
+
+
+@pytest.mark.parametrize(("exits", "waits"), [
+    ([5.0], [0.0]),                                                  # the first crash restarts at once
+    ([5.0, 10.0, 30.0, 70.0], [0.0, 10.0, 20.0, 40.0]),              # then 10 s, doubling
+    ([0.0, 1.0, 12.0, 33.0, 74.0, 155.0, 316.0, 617.0, 918.0],
+     [0.0, 10.0, 20.0, 40.0, 80.0, 160.0, 300.0, 300.0, 300.0]),    # at most 5 minutes
+    ([0.0, 1.0, 612.0], [0.0, 10.0, 0.0]),                           # ran > 10 min since the last restart: start over
+    ([0.0, 1.0, 611.0], [0.0, 10.0, 20.0]),                          # exactly 10 min (611 - 11 = 600): not yet
+])
+def test_crash_loop_back_off_waits_follow_the_kubelet(exits, waits):
+    assert crash_loop_waits(exits) == waits
+
+
+def test_the_restart_count_grows_when_the_container_restarts_not_when_it_crashes():
+    sim, rec = watch(job(completions=1, parallelism=1, restart="OnFailure", duration="10s",
+                         ann={"sim.k8sjobs.io/restarts": "2"}))
+    sim.run_until(25)    # second exit at 21; its restart waits 10 s
+    (pod,) = sim.pods()
+    (status,) = pod.status.container_statuses
+    assert (status.restart_count, status.state.waiting.reason, status.last_state.terminated.exit_code) == (
+        1, "CrashLoopBackOff", 1)
+    assert (pod.status.phase, status.ready) == ("Running", False)
+    sim.run_until(32)
+    (status,) = sim.pods()[0].status.container_statuses
+    assert (status.restart_count, status.ready, status.state.running is not None) == (2, True, True)
 
 
 def test_on_failure_restarts_count_against_the_backoff_limit():
