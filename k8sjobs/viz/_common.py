@@ -223,14 +223,14 @@ def figure_title(fig: go.Figure) -> str:
 
 
 def resolve(trace: Trace, cycle: int) -> tuple[int, float, Cycle | None]:
-    """``(cycle, t, Cycle)`` for a cycle number; 0 means "before the first cycle" (t = 0).
+    """``(cycle, t, Cycle)`` for a cycle number; 0 means "before the first cycle" (t = the run's start).
 
     Raises IndexError naming the valid range, as :meth:`Trace.cycle` does.
     """
     if isinstance(cycle, bool) or not isinstance(cycle, int):
         raise TypeError(_("cycle must be an integer, got {value!r}").format(value=cycle))
     if cycle == 0:
-        return 0, 0.0, None
+        return 0, trace.start_t, None  # a run from a snapshot starts at the snapshot's instant
     c = trace.cycle(cycle)
     return cycle, c.t, c
 

@@ -198,6 +198,23 @@ class Explorer:
         self.state.on_change(self._on_state_change)
         self._refresh_all()
 
+    @classmethod
+    def from_snapshot(cls, snapshot: Any, *, job: str | None = None, now: str | None = None,
+                      assume_duration: float | None = None, **kwargs: Any) -> Explorer:
+        """The dashboard opened at a real Job's snapshot (what ``kubectl get job,pods -o yaml`` printed).
+
+        ``snapshot``: that text (YAML or JSON), a path to the file, its document, or a
+        :class:`~k8sjobs.api.snapshot.Snapshot`. ``job`` chooses the Job when there are
+        several; ``now`` (RFC 3339) is when the next sync happens (default: the latest time
+        in the snapshot); ``assume_duration`` is how long a pod runs when its sim annotations
+        do not say (seconds; default: the median run time of the snapshot's succeeded pods,
+        else 60 s). Other keywords as for :class:`Explorer`. Cycle 0 is the snapshot, cycle 1
+        the controller's next sync on it; every view, fork and fault works from there.
+        """
+        from .state import load_snapshot
+
+        return cls(load_snapshot(snapshot, job=job, now=now).assuming(assume_duration), **kwargs)
+
     @staticmethod
     def _check_views(views: Sequence[str] | str | None) -> tuple[str, ...]:
         if views is None:

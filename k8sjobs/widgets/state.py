@@ -29,7 +29,9 @@ from typing import Any
 import yaml
 
 from ..api.errors import DecodeError, InvalidError
+from ..api.snapshot import Snapshot, read_snapshot
 from ..api.types import Job, Phase
+from ..i18n import _
 from ..sim import ACTIONS, DEFAULT_MAX_TIME, SimConfig, SimulationError, load_job, yamlio_dump
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
@@ -91,6 +93,26 @@ def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
     raise TypeError(f"manifest: expected YAML text, a path, a dict or a Job, got {type(manifest).__name__}")
 
 
+def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
+                  now: str | None = None) -> Snapshot:
+    """A :class:`~k8sjobs.api.snapshot.Snapshot` from what kubectl printed: text, a path, a document, or one."""
+    if isinstance(snapshot, Snapshot):
+        return snapshot
+    source = "<snapshot>"
+    if isinstance(snapshot, (str, os.PathLike)) and (isinstance(snapshot, os.PathLike) or (
+            "\n" not in snapshot.strip() and snapshot.strip().lower().endswith((".yaml", ".yml", ".json"))
+            and os.path.isfile(snapshot.strip()))):
+        source = os.fspath(snapshot).strip()
+        with open(source, "rb") as f:
+            snapshot = f.read()
+    elif isinstance(snapshot, dict):
+        snapshot = yaml.safe_dump(snapshot, sort_keys=False)
+    elif not isinstance(snapshot, (str, bytes)):
+        raise TypeError(f"snapshot: expected YAML or JSON text, a path, a dict or a Snapshot, got "
+                        f"{type(snapshot).__name__}")
+    return read_snapshot(snapshot, source, job=job, now=now)
+
+
 def create_problems(text: str, source: str = "<manifest>") -> list[str]:
     """What ``kubectl create`` would answer for ``text``: [] if the API server accepts it.
 
@@ -127,10 +149,16 @@ class ExplorerState:
     def __init__(self, manifest: Job | str | bytes | dict | os.PathLike, *, seed: int = 0, nodes: int = 3,
                  informer_lag: float = 0.0, start_cycle: int = 0, max_time: float = DEFAULT_MAX_TIME,
                  max_cycles: int = DEFAULT_MAX_CYCLES, **settings: Any) -> None:
-        text = manifest_text(manifest)
-        problems = create_problems(text)
-        if problems:
-            raise ValueError("the manifest is not a valid Job:\n" + "\n".join(problems))
+        if isinstance(manifest, Snapshot):
+            # A real cluster's state: the run starts at the snapshot, the YAML shows its Job.
+            text = yamlio_dump(manifest.job)
+            self.initial_source: Snapshot | str = manifest
+        else:
+            text = manifest_text(manifest)
+            problems = create_problems(text)
+            if problems:
+                raise ValueError("the manifest is not a valid Job:\n" + "\n".join(problems))
+            self.initial_source = text
         self.config = SimConfig(seed=seed, nodes=nodes, informer_lag=informer_lag, **settings)
         self.max_time = max_time
         self.max_cycles = max_cycles
@@ -138,7 +166,7 @@ class ExplorerState:
         self.initial_config = self.config
         self.manifest_text = text
         """The manifest the current run was created from (what Apply last accepted)."""
-        self.run = Run(text, self.config, max_time=max_time, max_cycles=max_cycles)
+        self.run = self._first_run()
         self.cycle = 0
         """The cycle shown: 0 (before the first sync) to :attr:`n_cycles`."""
         self.last_error: list[str] = []
@@ -152,6 +180,39 @@ class ExplorerState:
             raise ValueError(f"start_cycle: must be an integer, got {start_cycle!r}")
         self.start_cycle = start_cycle
         self.cycle = self._resolve_start()
+
+    @classmethod
+    def from_snapshot(cls, snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
+                      now: str | None = None, assume_duration: float | None = None, **kwargs: Any) -> ExplorerState:
+        """The dashboard's state at a real Job's snapshot (what ``kubectl get job,pods -o yaml`` printed).
+
+        ``snapshot``: that text (YAML or JSON), a path to it, its document, or a
+        :class:`~k8sjobs.api.snapshot.Snapshot`. ``job`` and ``now`` as for ``explain``;
+        ``assume_duration``: seconds a pod runs when its sim annotations do not say (default:
+        the median run time of the succeeded pods in the snapshot, else 60 s). Cycle 0 is the
+        snapshot; cycle 1 is the controller's next sync on it. Raises DecodeError (a
+        ValueError) naming the problem.
+        """
+        return cls(load_snapshot(snapshot, job=job, now=now).assuming(assume_duration), **kwargs)
+
+    def _first_run(self) -> Run:
+        source = self.initial_source
+        if isinstance(source, Snapshot):
+            return Run(source, self.initial_config, max_time=source.now + self.max_time, max_cycles=self.max_cycles)
+        return Run(source, self.initial_config, max_time=self.max_time, max_cycles=self.max_cycles)
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The snapshot the current run started from (None for a run from a manifest)."""
+        source = self.run.source
+        return source if isinstance(source, Snapshot) else None
+
+    def _before_first_cycle(self) -> str:
+        snap = self.snapshot
+        if snap is None:
+            return BEFORE_FIRST_CYCLE
+        return _("the snapshot of {now}: the controller's next sync comes next").format(
+            now=snap.real_time(snap.now))
 
     # ------------------------------------------------------------------ observers
 
@@ -189,7 +250,7 @@ class ExplorerState:
     @property
     def t(self) -> float:
         """Simulated seconds at the current cycle (0 before the first one)."""
-        return self.run.cycle(self.cycle).t if self.cycle else 0.0
+        return self.run.cycle(self.cycle).t if self.cycle else self.run.trace.start_t
 
     @property
     def current(self) -> Cycle | None:
@@ -220,7 +281,7 @@ class ExplorerState:
     def reason(self) -> str:
         """The headline reason of the current cycle (why the controller did what it did)."""
         c = self.current
-        return BEFORE_FIRST_CYCLE if c is None else " ".join(c.headline.reason.split())
+        return self._before_first_cycle() if c is None else " ".join(c.headline.reason.split())
 
     def status_line(self) -> str:
         """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
@@ -246,7 +307,7 @@ class ExplorerState:
         c = self.current
         lines: list[str] = []
         if c is None:
-            lines.append(f"Cycle 0 of {self.n_cycles}, t=0 s: {BEFORE_FIRST_CYCLE}.")
+            lines.append(f"Cycle 0 of {self.n_cycles}, t={format_seconds(self.t)} s: {self._before_first_cycle()}.")
             lines.append("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
         else:
             head = c.headline
@@ -324,7 +385,7 @@ class ExplorerState:
         """Start over: the original manifest and settings, no actions, at the starting cycle."""
         self.manifest_text = self.initial_text
         self.config = self.initial_config
-        self.run = Run(self.initial_text, self.config, max_time=self.max_time, max_cycles=self.max_cycles)
+        self.run = self._first_run()
         self.cycle = self._resolve_start()
         self._accept("run", "reset: the original manifest and settings, no actions")
 
@@ -403,5 +464,5 @@ class ExplorerState:
         return self._new_run(run, f"settings changed ({changed}): the run was simulated again")
 
 
-__all__ = ["BEFORE_FIRST_CYCLE", "ExplorerState", "SimulationError", "create_problems", "error_lines",
+__all__ = ["BEFORE_FIRST_CYCLE", "ExplorerState", "SimulationError", "create_problems", "error_lines", "load_snapshot",
            "format_seconds", "manifest_text"]
