@@ -201,7 +201,10 @@ class Explanation:
         else:
             lines.append("  " + _("every finished pod is counted in the Job's status already"))
         b = o["backoff"]
-        if b["failuresAfterLastSuccess"]:
+        if snap.job.spec.backoff_limit_per_index is not None:
+            lines.append("  " + _("backoff: per index (backoffLimitPerIndex is set), from each index's last failed "
+                                  "pod; the Job-wide backoff record is not used"))
+        elif b["failuresAfterLastSuccess"]:
             wait = (_("wait {s} s more, until {until}").format(s=_seconds(b["remaining"]), until=b["until"])
                     if b["remaining"] > 0 else _("that wait is over"))
             lines.append("  " + ngettext(
@@ -338,7 +341,9 @@ def _warnings(snapshot: Snapshot, observed: dict[str, Any]) -> list[str]:
     out = []
     st = snapshot.job.status
     active = observed.get("active", 0)
-    if st.active > active:
+    # A status a little behind is normal (the pods that just finished or are going away);
+    # more active pods in the status than that means pods are missing from the snapshot.
+    if st.active > active + observed.get("terminating", 0) + len(_uncounted(snapshot)[0]):
         out.append(_("the Job's status says {status} active pods, the snapshot has {n}: pods may be missing from "
                      "it (take it with the job-name label selector, as `kubectl get job,pods -l "
                      "batch.kubernetes.io/job-name=NAME` does)").format(status=st.active, n=active))

@@ -230,3 +230,18 @@ def test_the_command_never_prints_a_traceback_for_bad_input(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-m", "k8sjobs", "explain", str(path)], capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+LESSON_SNAPSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "en" / "snapshots"
+
+
+@pytest.mark.parametrize(("name", "rule", "check"), [
+    ("backoff", "backoff.wait", lambda a: a["sync"]["requeueAfter"] == 10 and a["sync"]["creations"] == 0),
+    ("quota", "create.slow_start_stop", lambda a: a["sync"]["creations"] == 1 and a["sync"]["error"]),
+    ("indexed", "manage.want_active", lambda a: a["sync"]["status"]["failedIndexes"] == "2"
+     and a["sync"]["creations"] == 0 and a["warnings"] == []),
+])
+def test_the_lessons_snapshots_say_what_lesson_15_teaches(capsys, name, rule, check) -> None:
+    assert main(["explain", str(LESSON_SNAPSHOTS / f"{name}.yaml"), "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert rule in [d["rule"] for d in answer["decisions"]] and check(answer)
