@@ -51,6 +51,7 @@ SHAPED = {
     "04-indexed-jobs",
     "07-failures-and-backoff",
     "08-deletion-order",
+    "09-actual-parallelism",
     "10-suspend-delete-cleanup",
     "11-choosing-a-pattern",
     "12-pod-failure-policy",
