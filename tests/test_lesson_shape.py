@@ -49,6 +49,7 @@ SHAPED = {
     "02-parallelism-and-completions",
     "03-work-queue",
     "04-indexed-jobs",
+    "05-slow-start",
     "07-failures-and-backoff",
     "08-deletion-order",
     "09-actual-parallelism",
