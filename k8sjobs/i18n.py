@@ -51,7 +51,8 @@ def _canonical(language: str) -> str:
         for known in LANGUAGES:
             if known.lower() == wanted:
                 return known
-    raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    raise ValueError(_("unknown language {language!r}: choose one of {languages}").format(
+        language=language, languages=", ".join(LANGUAGES)))
 
 
 def translations(language: str) -> _gettext.NullTranslations:

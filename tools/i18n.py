@@ -103,6 +103,17 @@ def merged(locale: str, template: Catalog, existing: Catalog | None) -> Catalog:
                            copyright_holder="the k8sjobs authors", creation_date=FIXED_DATE,
                            revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
     existing.update(template, update_header_comment=False, update_creation_date=False)
+    for m in existing:
+        if not m.id:
+            continue
+        # Flags come from the template (python-brace-format, ...); "fuzzy" stays only on a message
+        # that has a suggested translation to review (a fuzzy match with nothing in it is noise).
+        has_text = any(m.string) if isinstance(m.string, (list, tuple)) else bool(m.string)
+        fuzzy = m.fuzzy and has_text
+        source = template.get(m.id, context=m.context)
+        m.flags = (set(source.flags) if source is not None else set()) - {"fuzzy"}
+        if fuzzy:
+            m.flags.add("fuzzy")
     existing.creation_date = FIXED_DATE
     existing.revision_date = FIXED_DATE
     existing.fuzzy = False

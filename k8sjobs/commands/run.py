@@ -7,6 +7,7 @@ import json
 import sys
 
 from ..api.errors import DecodeError, InvalidError
+from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
 from ..trace.run import DEFAULT_MAX_CYCLES, Run
 from ..trace.text import cycle_to_json, render_trace
@@ -16,19 +17,19 @@ FOREVER = 365 * 24 * 3600.0
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("manifest", metavar="MANIFEST", help="a batch/v1 Job manifest (YAML or JSON; - for stdin)")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
-    p.add_argument("--nodes", type=int, default=3, help="number of nodes (default 3)")
-    p.add_argument("--pods-per-node", type=int, default=110, help="pod slots per node (default 110)")
-    p.add_argument("--informer-lag", type=float, default=0.0, help="seconds the controller's caches trail the "
-                   "API server (default 0)")
+    p.add_argument("manifest", metavar="MANIFEST", help=_("a batch/v1 Job manifest (YAML or JSON; - for stdin)"))
+    p.add_argument("--seed", type=int, default=0, help=_("random seed of the simulation (default 0)"))
+    p.add_argument("--nodes", type=int, default=3, help=_("number of nodes (default 3)"))
+    p.add_argument("--pods-per-node", type=int, default=110, help=_("pod slots per node (default 110)"))
+    p.add_argument("--informer-lag", type=float, default=0.0, help=_("seconds the controller's caches trail the "
+                                                                      "API server (default 0)"))
     until = p.add_mutually_exclusive_group()
-    until.add_argument("--until", type=float, metavar="SECONDS", help="stop after this many simulated seconds")
+    until.add_argument("--until", type=float, metavar="SECONDS", help=_("stop after this many simulated seconds"))
     until.add_argument("--until-finished", action="store_true",
-                       help="run until the Job finishes and nothing is left to do (the default)")
-    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help="stop after this many reconcile "
-                   f"cycles (default {DEFAULT_MAX_CYCLES})")
-    p.add_argument("--format", choices=("text", "json", "none"), default="text", help="output format")
+                       help=_("run until the Job finishes and nothing is left to do (the default)"))
+    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES,
+                   help=_("stop after this many reconcile cycles (default {n})").format(n=DEFAULT_MAX_CYCLES))
+    p.add_argument("--format", choices=("text", "json", "none"), default="text", help=_("output format"))
 
 
 def _read(path: str) -> bytes:
@@ -43,16 +44,18 @@ def handle(args: argparse.Namespace) -> int:
     try:
         data = _read(args.manifest)
     except IsADirectoryError:
-        print(f"run: {args.manifest}: is a directory, not a manifest file", file=sys.stderr)
+        print("run: " + _("{path}: is a directory, not a manifest file").format(path=args.manifest), file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"run: {args.manifest}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     if args.until is not None and not 0 <= args.until <= FOREVER:
-        print(f"run: --until: must be between 0 and {FOREVER:g} seconds, got {args.until:g}", file=sys.stderr)
+        print("run: " + _("--until: must be between 0 and {max:g} seconds, got {value:g}").format(
+            max=FOREVER, value=args.until), file=sys.stderr)
         return 1
     if args.max_cycles < 1:
-        print(f"run: --max-cycles: must be at least 1, got {args.max_cycles}", file=sys.stderr)
+        print("run: " + _("--max-cycles: must be at least 1, got {value}").format(value=args.max_cycles),
+              file=sys.stderr)
         return 1
     try:
         config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
@@ -106,7 +109,9 @@ class ProgressBar:
         frac = min(done / total, 1.0) if total else 0.0
         filled = int(frac * self.WIDTH)
         bar = "#" * filled + "." * (self.WIDTH - filled)
-        self.stream.write(f"\rsimulating [{bar}] {frac:4.0%}  cycle {sim.cycles}  t={sim.now:,.0f} s ")
+        # TRANSLATORS: the progress line of a long run: {bar} is the bar, {percent} e.g. " 42%".
+        self.stream.write("\r" + _("simulating [{bar}] {percent}  cycle {cycle}  t={t} s ").format(
+            bar=bar, percent=f"{frac:4.0%}", cycle=sim.cycles, t=f"{sim.now:,.0f}"))
         self.stream.flush()
         self.shown = True
 
@@ -126,8 +131,9 @@ def _decode(data: bytes, source: str):
 def progress_note(run: Run) -> None:
     """On a terminal, say on stderr when the run stopped at its horizon."""
     if run.trace.truncated and sys.stderr.isatty():
-        print(f"note: stopped after {len(run)} cycles at t={run.trace.end_t:g} s before the Job finished",
-              file=sys.stderr)
+        print(ngettext("note: stopped after {n} cycle at t={t:g} s before the Job finished",
+                       "note: stopped after {n} cycles at t={t:g} s before the Job finished", len(run)).format(
+            n=len(run), t=run.trace.end_t), file=sys.stderr)
 
 
 def run_to_json(run: Run) -> dict:

@@ -27,12 +27,14 @@ from k8sjobs.api.validation import warnings_on_create
 from k8sjobs.api.yamlio import MAX_BYTES, load_job_manifest
 from k8sjobs.ids import IdSource
 
+from ..i18n import _
+
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE", help="a Job manifest, YAML or JSON ('-' for standard input)")
+    p.add_argument("file", metavar="FILE", help=_("a Job manifest, YAML or JSON ('-' for standard input)"))
 
 
 class _Unreadable(Exception):
@@ -46,13 +48,14 @@ def _read(path: str) -> tuple[bytes, str]:
         with open(path, "rb") as fh:
             return fh.read(MAX_BYTES + 1), path
     except FileNotFoundError:
-        raise _Unreadable(f"{path}: no such file") from None
+        raise _Unreadable(_("{path}: no such file").format(path=path)) from None
     except IsADirectoryError:
-        raise _Unreadable(f"{path}: is a directory, not a manifest file") from None
+        raise _Unreadable(_("{path}: is a directory, not a manifest file").format(path=path)) from None
     except PermissionError:
-        raise _Unreadable(f"{path}: permission denied") from None
+        raise _Unreadable(_("{path}: permission denied").format(path=path)) from None
     except OSError as exc:
-        raise _Unreadable(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        # TRANSLATORS: {error} is the operating system's message.
+        raise _Unreadable(_("{path}: cannot be read: {error}").format(path=path, error=exc.strerror or exc)) from None
 
 
 def _decode_line(err: FieldError) -> str:
@@ -98,8 +101,8 @@ def handle(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as exc:  # never a traceback: report the bug in one line
-        print(f"validate: internal error (a bug in k8sjobs, please report it): {type(exc).__name__}: {exc}",
-              file=sys.stderr)
+        print("validate: " + _("internal error (a bug in k8sjobs, please report it): {error}").format(
+            error=f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return EXIT_BUG
     for line in lines:
         # Warnings go to stderr as kubectl prints them; the verdict of a valid Job to stdout.

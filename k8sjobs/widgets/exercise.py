@@ -197,20 +197,20 @@ class Exercise:
         """(value, problem): the prediction as the kind needs it, or why it cannot be read."""
         k = self.kind
         if prediction is None or (isinstance(prediction, str) and not prediction.strip()):
-            return None, {"number": "Enter a number first.", "choice": "Pick one of the choices first.",
-                          "order": "Put the items in order first.", "text": "Type an answer first."}[k]
+            return None, {"number": _("Enter a number first."), "choice": _("Pick one of the choices first."),
+                          "order": _("Put the items in order first."), "text": _("Type an answer first.")}[k]
         if k == "number":
             if isinstance(prediction, bool):
-                return None, f"Enter a number (got {prediction!r})."
+                return None, _("Enter a number (got {value!r}).").format(value=prediction)
             if isinstance(prediction, (int, float)):
                 value = prediction
             else:
                 try:
                     value = float(str(prediction).strip().replace(",", "."))
                 except ValueError:
-                    return None, f"Enter a number, such as 4 or 2.5 (got {str(prediction)!r})."
+                    return None, _("Enter a number, such as 4 or 2.5 (got {value!r}).").format(value=str(prediction))
             if not math.isfinite(value):
-                return None, f"Enter a finite number (got {prediction!r})."
+                return None, _("Enter a finite number (got {value!r}).").format(value=prediction)
             return value, ""
         if k == "choice":
             if str(prediction) in self.labels:
@@ -333,35 +333,37 @@ class Exercise:
     # ------------------------------------------------------------------ the widget
 
     def _build(self) -> None:
-        label = f"Your prediction ({self.kind})"
+        # TRANSLATORS: the tooltip of the prediction input; the word in brackets is the kind of answer.
+        label = {"number": _("Your prediction (number)"), "choice": _("Your prediction (choice)"),
+                 "order": _("Your prediction (order)"), "text": _("Your prediction (text)")}[self.kind]
         self.prompt_html = W.HTML(f"<div class='k8sjobs-exercise-prompt'>"
                                   f"{html.escape(self.prompt).replace(chr(10), '<br>')}</div>")
         k = self.kind
         self.up_button = self.down_button = None
         if k == "number":
-            self.input = W.Text(placeholder="a number, e.g. 4", description="Prediction",
+            self.input = W.Text(placeholder=_("a number, e.g. 4"), description=_("Prediction"),
                                 description_allow_html=False, tooltip=label,
                                 layout=W.Layout(width="260px"))
         elif k == "choice":
             self.input = W.RadioButtons(options=[(label, key) for key, label in self.labels.items()], value=None,
-                                        description="Prediction", tooltip=label,
+                                        description=_("Prediction"), tooltip=label,
                                         layout=W.Layout(width="auto"))
         elif k == "order":
             self.input = W.Select(options=[(label, key) for key, label in self.labels.items()], value=self.choices[0],
-                                  rows=min(len(self.choices), 8), description="Order",
-                                  tooltip="First to last; select an item and move it",
+                                  rows=min(len(self.choices), 8), description=_("Order"),
+                                  tooltip=_("First to last; select an item and move it"),
                                   layout=W.Layout(width="360px"))
-            self.up_button = W.Button(description="Move up", icon="arrow-up",
-                                      tooltip="Move the selected item one place earlier")
-            self.down_button = W.Button(description="Move down", icon="arrow-down",
-                                        tooltip="Move the selected item one place later")
+            self.up_button = W.Button(description=_("Move up"), icon="arrow-up",
+                                      tooltip=_("Move the selected item one place earlier"))
+            self.down_button = W.Button(description=_("Move down"), icon="arrow-down",
+                                        tooltip=_("Move the selected item one place later"))
             self.up_button.on_click(lambda _b: self._move(-1))
             self.down_button.on_click(lambda _b: self._move(+1))
         else:
-            self.input = W.Text(placeholder="your answer", description="Prediction", tooltip=label,
+            self.input = W.Text(placeholder=_("your answer"), description=_("Prediction"), tooltip=label,
                                 layout=W.Layout(width="360px"))
-        self.check_button = W.Button(description="Check", button_style="primary",
-                                     tooltip="Check your prediction against the simulation")
+        self.check_button = W.Button(description=_("Check"), button_style="primary",
+                                     tooltip=_("Check your prediction against the simulation"))
         self.check_button.on_click(lambda _b: self._on_check())
         self.feedback = W.Output(layout=W.Layout(min_height="1.5em"))
         self.feedback.add_class("k8sjobs-exercise-feedback")
@@ -398,8 +400,8 @@ class Exercise:
         try:
             verdict = self.check(self.prediction())
         except Exception as exc:  # a lesson bug (answer or run raised): say so, never a traceback
-            verdict = Verdict(False, None, f"This exercise could not compute its answer: {type(exc).__name__}: "
-                                           f"{exc}", valid=False)
+            verdict = Verdict(False, None, _("This exercise could not compute its answer: {error}").format(
+                error=f"{type(exc).__name__}: {exc}"), valid=False)
             self.last = verdict
             self._show(verdict, None)
             return verdict

@@ -43,14 +43,22 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from .. import viz
+from ..i18n import N_, _, ngettext
 from .figure import LiveFigureWidget
 from .state import ExplorerState, format_seconds
 
 VIEW_TITLES = {
-    "timeline": "Timeline", "counts": "Counts", "slow_start": "Slow start", "backoff": "Back-off",
-    "deletion": "Deletion order", "expectations": "Expectations", "ownership": "Ownership",
-    "control_loop": "Control loop", "events": "Events",
+    # TRANSLATORS: tab titles of the views in the dashboard.
+    "timeline": N_("Timeline"), "counts": N_("Counts"), "slow_start": N_("Slow start"), "backoff": N_("Back-off"),
+    "deletion": N_("Deletion order"), "expectations": N_("Expectations"), "ownership": N_("Ownership"),
+    "control_loop": N_("Control loop"), "events": N_("Events"),
 }
+
+
+def view_title(view: str) -> str:
+    """The tab title of a view in the current language."""
+    return _(VIEW_TITLES[view]) if view in VIEW_TITLES else view
+
 
 CSS = """
 <style>
@@ -145,8 +153,9 @@ def _guard(method: Callable) -> Callable:
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 -- shown to the learner instead of a traceback
-            self._show_error([f"{method.__name__.strip('_').replace('_', ' ')} failed: "
-                              f"{type(exc).__name__}: {exc}"])
+            # TRANSLATORS: {what} is the dashboard's internal step (e.g. "on slider"); {error} Python's error.
+            self._show_error([_("{what} failed: {error}").format(what=method.__name__.strip("_").replace("_", " "),
+                                                                 error=f"{type(exc).__name__}: {exc}")])
             return None
 
     return wrapper
@@ -182,8 +191,8 @@ class Explorer:
                  **settings: Any) -> None:
         self.views = self._check_views(views)
         if isinstance(play_interval, bool) or not isinstance(play_interval, int) or not 100 <= play_interval <= 3000:
-            raise ValueError(f"play_interval: must be a whole number of milliseconds between 100 and 3000, "
-                             f"got {play_interval!r}")
+            raise ValueError(_("play_interval: must be a whole number of milliseconds between 100 and 3000, "
+                               "got {value!r}").format(value=play_interval))
         self._interval = play_interval
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
@@ -222,10 +231,11 @@ class Explorer:
         names = (views,) if isinstance(views, str) else tuple(views)
         unknown = [v for v in names if v not in viz.VIEWS]
         if unknown or not names:
-            raise ValueError(f"views: unknown view(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
-                             f"views: {', '.join(viz.VIEWS)}")
+            raise ValueError(ngettext("views: unknown view {unknown}; views: {views}",
+                                      "views: unknown views {unknown}; views: {views}", max(len(unknown), 1)).format(
+                unknown=", ".join(map(repr, unknown)) or _("(none given)"), views=", ".join(viz.VIEWS)))
         if len(set(names)) != len(names):
-            raise ValueError(f"views: each view at most once, got {list(names)}")
+            raise ValueError(_("views: each view at most once, got {names}").format(names=list(names)))
         return names
 
     # ------------------------------------------------------------------ building
@@ -235,24 +245,24 @@ class Explorer:
         self._narrow = False  # set below when two views share the width
         n = s.n_cycles
         # -- stepping
-        self.back_button = _button("Back", "Go back one reconcile cycle", icon="step-backward")
-        self.step_button = _button("Step", "Go forward one reconcile cycle", icon="step-forward",
+        self.back_button = _button(_("Back"), _("Go back one reconcile cycle"), icon="step-backward")
+        self.step_button = _button(_("Step"), _("Go forward one reconcile cycle"), icon="step-forward",
                                    button_style="primary")
-        self.reset_button = _button("Reset", "Start over: the original manifest and settings, no faults")
+        self.reset_button = _button(_("Reset"), _("Start over: the original manifest and settings, no faults"))
         # Play runs its timer in the browser. Its own buttons carry only icons (no name, no tooltip),
         # so it is hidden and driven by a labelled toggle linked to its `playing` in the browser.
         self.play = W.Play(value=s.cycle, min=0, max=n, step=1, interval=self._interval, repeat=False, show_repeat=False,
-                           description="Play", tooltip="Play / pause: step through the cycles automatically",
+                           description=_("Play"), tooltip=_("Play / pause: step through the cycles automatically"),
                            layout=W.Layout(display="none"))
-        self.play_button = W.ToggleButton(value=False, description="Play / Pause", icon="play",
-                                          tooltip="Play / pause: step through the cycles automatically, in "
-                                                  "the browser (pressed while playing)",
+        self.play_button = W.ToggleButton(value=False, description=_("Play / Pause"), icon="play",
+                                          tooltip=_("Play / pause: step through the cycles automatically, in "
+                                                    "the browser (pressed while playing)"),
                                           layout=W.Layout(width="auto"))
-        self.speed = W.IntSlider(value=self._interval, min=100, max=3000, step=100, description="ms per cycle",
-                                 tooltip="Speed of Play: milliseconds between two cycles",
+        self.speed = W.IntSlider(value=self._interval, min=100, max=3000, step=100, description=_("ms per cycle"),
+                                 tooltip=_("Speed of Play: milliseconds between two cycles"),
                                  continuous_update=True, style=_WIDE, layout=W.Layout(width="250px"))
-        self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description="Cycle",
-                                  tooltip="Seek: the reconcile cycle shown (0 = before the first sync)",
+        self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description=_("Cycle"),
+                                  tooltip=_("Seek: the reconcile cycle shown (0 = before the first sync)"),
                                   continuous_update=False, layout=W.Layout(width="100%", max_width="720px"))
         # Browser-side links: Play moves the slider without the kernel sleeping.
         self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
@@ -281,8 +291,8 @@ class Explorer:
         panes = []
         for v in self.views:
             box = W.VBox(layout=W.Layout(width="100%", min_height="260px"))
-            toggle = W.ToggleButton(value=False, description=f"Text version: {VIEW_TITLES.get(v, v)}",
-                                    tooltip="Show the same facts as text (for screen readers and copying)",
+            toggle = W.ToggleButton(value=False, description=_("Text version: {view}").format(view=view_title(v)),
+                                    tooltip=_("Show the same facts as text (for screen readers and copying)"),
                                     icon="align-left", layout=W.Layout(width="auto", align_self="flex-start"))
             twin = W.HTML(layout=W.Layout(display="none", width="100%"))
             twin.add_class("k8sjobs-twin")
@@ -292,7 +302,7 @@ class Explorer:
             pane.add_class(f"k8sjobs-view-{v}")
             panes.append(pane)
         if len(self.views) > 2:
-            self.tabs: W.Tab | None = W.Tab(children=panes, titles=[VIEW_TITLES.get(v, v) for v in self.views],
+            self.tabs: W.Tab | None = W.Tab(children=panes, titles=[view_title(v) for v in self.views],
                                             selected_index=0, layout=W.Layout(width="100%"))
             self.tabs.observe(self._on_tab, names="selected_index")
             views_area: W.Widget = self.tabs
@@ -311,52 +321,53 @@ class Explorer:
         # -- why this cycle
         self.explanation = W.HTML()
         self.explanation.add_class("k8sjobs-explanation")
-        why = W.VBox([W.HTML("<b>Why this cycle</b>"), self.explanation],
+        why = W.VBox([W.HTML("<b>" + _("Why this cycle") + "</b>"), self.explanation],
                      layout=W.Layout(padding="0 0 0 4px", min_width="0"))
 
         # -- faults and actions, editing
         self.fork_note = W.HTML(layout=W.Layout(width="100%"))
         self.fork_note.add_class("k8sjobs-fork-note")
-        self.pod_menu = W.Dropdown(options=[], description="Pod", tooltip="A pod of the Job at this cycle",
+        self.pod_menu = W.Dropdown(options=[], description=_("Pod"), tooltip=_("A pod of the Job at this cycle"),
                                    layout=W.Layout(width="330px"))
-        self.refresh_menus_button = _button("Refresh pod list", "List the pods and nodes of the cycle shown",
+        self.refresh_menus_button = _button(_("Refresh pod list"), _("List the pods and nodes of the cycle shown"),
                                             icon="refresh")
         self.refresh_menus_button.layout.display = "none"
         self.refresh_menus_button.on_click(lambda _b: self._refresh_menus(force=True))
         self.menus_note = W.HTML(layout=W.Layout(display="none"))
         self.menus_note.add_class("k8sjobs-fork-note")
-        self.exit_code = W.IntText(value=1, description="Exit code", style=_WIDE,
-                                   tooltip="The exit code the pod's container fails with (0-255)",
+        self.exit_code = W.IntText(value=1, description=_("Exit code"), style=_WIDE,
+                                   tooltip=_("The exit code the pod's container fails with (0-255)"),
                                    layout=W.Layout(width="150px"))
-        self.fail_pod_button = _button("Fail pod", "The pod's container exits now with this exit code",
+        self.fail_pod_button = _button(_("Fail pod"), _("The pod's container exits now with this exit code"),
                                        button_style="danger")
-        self.evict_pod_button = _button("Evict pod", "Evict through the Eviction API: DisruptionTarget, then a "
-                                                     "graceful delete")
-        self.delete_pod_button = _button("Delete pod", "kubectl delete pod (graceful)")
-        self.node_menu = W.Dropdown(options=[], description="Node", tooltip="A node of the cluster at this cycle",
+        self.evict_pod_button = _button(_("Evict pod"), _("Evict through the Eviction API: DisruptionTarget, then a "
+                                                       "graceful delete"))
+        self.delete_pod_button = _button(_("Delete pod"), _("kubectl delete pod (graceful)"))
+        self.node_menu = W.Dropdown(options=[], description=_("Node"), tooltip=_("A node of the cluster at this cycle"),
                                     layout=W.Layout(width="220px"))
-        self.lose_node_button = _button("Lose node", "The node disappears; its pods fail after the node-lost "
-                                                     "delay", button_style="danger")
-        self.add_node_button = _button("Add node", "Add a Ready node to the cluster")
-        self.fail_creates = W.IntText(value=2, description="Creations", tooltip="How many pod creations fail",
+        self.lose_node_button = _button(_("Lose node"), _("The node disappears; its pods fail after the node-lost "
+                                                       "delay"), button_style="danger")
+        self.add_node_button = _button(_("Add node"), _("Add a Ready node to the cluster"))
+        self.fail_creates = W.IntText(value=2, description=_("Creations"), tooltip=_("How many pod creations fail"),
                                       layout=W.Layout(width="160px"))
-        self.fail_creates_button = _button("Fail next creations", "The next N pod creations fail with an API "
-                                                                  "error")
-        self.quota = W.IntText(value=2, description="Pod quota", style=_WIDE,
-                               tooltip="A ResourceQuota on pods in the namespace", layout=W.Layout(width="160px"))
-        self.quota_button = _button("Set pod quota", "Creations beyond this many pods are forbidden")
-        self.remove_quota_button = _button("Remove quota", "Remove the pod quota")
-        self.lag = W.FloatText(value=float(s.config.informer_lag), description="Informer lag (s)", style=_WIDE,
-                               tooltip="How late watch events reach the controller's caches",
+        self.fail_creates_button = _button(_("Fail next creations"), _("The next N pod creations fail with an API "
+                                                                    "error"))
+        self.quota = W.IntText(value=2, description=_("Pod quota"), style=_WIDE,
+                               tooltip=_("A ResourceQuota on pods in the namespace"), layout=W.Layout(width="160px"))
+        self.quota_button = _button(_("Set pod quota"), _("Creations beyond this many pods are forbidden"))
+        self.remove_quota_button = _button(_("Remove quota"), _("Remove the pod quota"))
+        self.lag = W.FloatText(value=float(s.config.informer_lag), description=_("Informer lag (s)"), style=_WIDE,
+                               tooltip=_("How late watch events reach the controller's caches"),
                                layout=W.Layout(width="200px"))
-        self.lag_button = _button("Set informer lag", "From now on, the controller sees changes this late")
-        self.suspend_button = _button("Suspend", "Set spec.suspend=true: active pods are deleted")
-        self.resume_button = _button("Resume", "Set spec.suspend=false: pods are created again")
+        self.lag_button = _button(_("Set informer lag"), _("From now on, the controller sees changes this late"))
+        self.suspend_button = _button(_("Suspend"), _("Set spec.suspend=true: active pods are deleted"))
+        self.resume_button = _button(_("Resume"), _("Set spec.suspend=false: pods are created again"))
         spec = s.run.manifest.spec
         self.parallelism = W.IntText(value=spec.parallelism if spec.parallelism is not None else 1,
-                                     description="Parallelism", style=_WIDE,
-                                     tooltip="The new spec.parallelism", layout=W.Layout(width="170px"))
-        self.scale_button = _button("Scale", "Set spec.parallelism (kubectl patch job NAME -p {\"spec\":{\"parallelism\":N}})")
+                                     description=_("Parallelism"), style=_WIDE,
+                                     tooltip=_("The new spec.parallelism"), layout=W.Layout(width="170px"))
+        self.scale_button = _button(_("Scale"), _("Set spec.parallelism (kubectl patch job NAME -p {json})").format(
+            json='{"spec":{"parallelism":N}}'))
         self.fail_pod_button.on_click(lambda _b: self._act_on_pod("fail_pod"))
         self.evict_pod_button.on_click(lambda _b: self._act_on_pod("evict_pod"))
         self.delete_pod_button.on_click(lambda _b: self._act_on_pod("delete_pod"))
@@ -384,23 +395,23 @@ class Explorer:
         faults.add_class("k8sjobs-faults")
 
         self.yaml = W.Textarea(value=s.manifest_text, description="", rows=18,
-                               tooltip="The Job manifest (YAML); Apply to run it",
+                               tooltip=_("The Job manifest (YAML); Apply to run it"),
                                layout=W.Layout(width="100%"))
         self.yaml.add_class("k8sjobs-yaml")
-        self.apply_button = _button("Apply", "Create the Job again from this YAML and simulate it from the "
-                                             "start (if the API server refuses it, nothing changes)",
+        self.apply_button = _button(_("Apply"), _("Create the Job again from this YAML and simulate it from the "
+                                               "start (if the API server refuses it, nothing changes)"),
                                     button_style="primary")
-        self.apply_edit_button = _button("Apply to the running Job", "kubectl apply right after this cycle: "
-                                                                     "forks the run here; immutable fields "
-                                                                     "are refused")
-        self.revert_button = _button("Revert text", "Put back the manifest of the current run")
+        self.apply_edit_button = _button(_("Apply to the running Job"), _("kubectl apply right after this cycle: "
+                                                                       "forks the run here; immutable fields "
+                                                                       "are refused"))
+        self.revert_button = _button(_("Revert text"), _("Put back the manifest of the current run"))
         self.apply_button.on_click(lambda _b: self.apply_yaml(self.yaml.value))
         self.apply_edit_button.on_click(lambda _b: self.apply_yaml(self.yaml.value, mode="edit"))
         self.revert_button.on_click(lambda _b: self._revert_text())
         edit = W.VBox([self.yaml, W.HBox([self.apply_button, self.apply_edit_button, self.revert_button],
                                          layout=row)])
         edit.add_class("k8sjobs-edit")
-        self.tools = W.Tab(children=[faults, edit], titles=["Faults and actions", "Edit the Job (YAML)"],
+        self.tools = W.Tab(children=[faults, edit], titles=[_("Faults and actions"), _("Edit the Job (YAML)")],
                            selected_index=0)
         self.tools.observe(lambda _ch: self._refresh_menus(), names="selected_index")
 
@@ -430,7 +441,8 @@ class Explorer:
     def figure_widget(self, view: str) -> go.FigureWidget:
         """The FigureWidget of ``view`` (built now if its tab was never shown), up to date."""
         if view not in self.views:
-            raise ValueError(f"unknown view {view!r}; this explorer shows: {', '.join(self.views)}")
+            raise ValueError(_("unknown view {view!r}; this explorer shows: {views}").format(
+                view=view, views=", ".join(self.views)))
         fw = self.figures.get(view)
         if fw is None:
             fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
@@ -474,8 +486,8 @@ class Explorer:
                     self.figure_widget(v)
                 self._redraw_twin(v)
             except Exception as exc:  # noqa: BLE001 -- a broken view must not break the dashboard
-                self._show_error([f"the {v} view could not be drawn at cycle {self.state.cycle}: "
-                                  f"{type(exc).__name__}: {exc}"])
+                self._show_error([_("the {view} view could not be drawn at cycle {cycle}: {error}").format(
+                    view=v, cycle=self.state.cycle, error=f"{type(exc).__name__}: {exc}")])
 
     @_guard
     def _on_tab(self, _change: dict) -> None:
@@ -539,39 +551,43 @@ class Explorer:
         c = s.current
         esc = html.escape
         if c is None:
-            parts = [f"<p><b>Cycle 0 of {s.n_cycles}</b>, t=0 s: {esc(s.reason())}.</p>",
-                     "<p>Press <b>Step</b> to see the Job controller's first sync of this Job.</p>"]
+            parts = ["<p>" + _("<b>Cycle 0 of {n}</b>, t=0 s: {reason}.").format(n=s.n_cycles, reason=esc(s.reason()))
+                     + "</p>",
+                     "<p>" + _("Press <b>Step</b> to see the Job controller's first sync of this Job.") + "</p>"]
         else:
             head = c.headline
-            parts = [f"<p><b>Cycle {c.index} of {s.n_cycles}</b>, t={format_seconds(c.t)} s:<br>"
-                     f"{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
+            parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.n_cycles,
+                                                                                  t=format_seconds(c.t))
+                     + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
             if c.decisions:
-                parts.append("<p>What the sync did, in order:</p><ol>")
+                parts.append("<p>" + _("What the sync did, in order:") + "</p><ol>")
                 parts += [f"<li>{esc(' '.join(d.reason.split()))} <code>{esc(d.rule)}</code></li>"
                           for d in c.decisions]
                 parts.append("</ol>")
             if c.error:
-                parts.append(f"<p>The sync returned an error and will be retried: {esc(c.error)}</p>")
+                parts.append("<p>" + _("The sync returned an error and will be retried: {error}").format(
+                    error=esc(c.error)) + "</p>")
             elif c.requeue_after is not None:
-                parts.append(f"<p>It asked to be synced again in {format_seconds(c.requeue_after)} s.</p>")
+                parts.append("<p>" + _("It asked to be synced again in {seconds} s.").format(
+                    seconds=format_seconds(c.requeue_after)) + "</p>")
             if c.events:
-                parts.append("<p>Events recorded:</p><ul>")
+                parts.append("<p>" + _("Events recorded:") + "</p><ul>")
                 parts += [f"<li>{esc(e.type)} <b>{esc(e.reason)}</b>: {esc(e.message)}</li>" for e in c.events]
                 parts.append("</ul>")
         acts = s.actions_at()
         if acts:
-            parts.append("<p>Your action right after this cycle: "
-                         + ", ".join(f"<code>{esc(a.describe())}</code>" for a in acts) + "</p>")
+            parts.append("<p>" + _("Your action right after this cycle: {actions}").format(
+                actions=", ".join(f"<code>{esc(a.describe())}</code>" for a in acts)) + "</p>")
         return "".join(parts)
 
     def _fork_note_html(self) -> str:
         s = self.state
         if s.at_end:
-            return (f"Actions apply right after the cycle shown (cycle {s.cycle}, the last one): "
-                    "the run continues from there.")
-        return (f"Actions apply right after the cycle shown (cycle {s.cycle} of {s.n_cycles}). "
-                f"<b>Acting at a past cycle forks the run</b>: cycles after {s.cycle} are simulated again "
-                "and actions you took later are dropped.")
+            return _("Actions apply right after the cycle shown (cycle {cycle}, the last one): "
+                     "the run continues from there.").format(cycle=s.cycle)
+        return _("Actions apply right after the cycle shown (cycle {cycle} of {n}). "
+                 "<b>Acting at a past cycle forks the run</b>: cycles after {cycle} are simulated again "
+                 "and actions you took later are dropped.").format(cycle=s.cycle, n=s.n_cycles)
 
     def _refresh_menus(self, force: bool = False) -> None:
         """The pod and node menus, for the cycle shown.
@@ -608,12 +624,16 @@ class Explorer:
         big = len(self.pod_menu.options) > MENU_LIVE_LIMIT
         self.refresh_menus_button.layout.display = "inline-flex" if big else "none"
         if stale:
-            self.menus_note.value = (f"The pod and node lists show cycle {getattr(self, '_menus_cycle', 0)} "
-                                     f"({len(self.pod_menu.options)} pods); press Refresh pod list for cycle "
-                                     f"{self.state.cycle}.")
+            shown = getattr(self, "_menus_cycle", 0)
+            self.menus_note.value = ngettext(
+                "The pod and node lists show cycle {shown} ({n} pod); press Refresh pod list for cycle {cycle}.",
+                "The pod and node lists show cycle {shown} ({n} pods); press Refresh pod list for cycle {cycle}.",
+                len(self.pod_menu.options)).format(shown=shown, n=len(self.pod_menu.options), cycle=self.state.cycle)
         elif big:
-            self.menus_note.value = (f"The pod and node lists show cycle {self.state.cycle} "
-                                     f"({len(self.pod_menu.options)} pods: refreshed on request in a run this big).")
+            self.menus_note.value = ngettext(
+                "The pod and node lists show cycle {cycle} ({n} pod: refreshed on request in a run this big).",
+                "The pod and node lists show cycle {cycle} ({n} pods: refreshed on request in a run this big).",
+                len(self.pod_menu.options)).format(cycle=self.state.cycle, n=len(self.pod_menu.options))
         else:
             self.menus_note.value = ""
         self.menus_note.layout.display = "block" if self.menus_note.value else "none"
@@ -634,8 +654,9 @@ class Explorer:
         self._refresh_menus()
         pod = self.pod_menu.value
         if not pod:
-            return self.state._refuse([f"{action}: choose a pod first (this cycle has no pods of the Job; step "
-                                       "forward until the controller has created some)"])
+            # TRANSLATORS: {action} is the action's name in code (fail_pod, evict_pod, delete_pod).
+            return self.state._refuse([_("{action}: choose a pod first (this cycle has no pods of the Job; step "
+                                         "forward until the controller has created some)").format(action=action)])
         if action == "fail_pod":
             return self.act("fail_pod", name=pod, exit_code=self.exit_code.value)
         return self.act(action, name=pod)
@@ -644,7 +665,7 @@ class Explorer:
         self._refresh_menus()
         node = self.node_menu.value
         if not node:
-            return self.state._refuse(["lose_node: choose a node first (no node is left at this cycle)"])
+            return self.state._refuse([_("lose_node: choose a node first (no node is left at this cycle)")])
         return self.act("lose_node", name=node)
 
     def _revert_text(self) -> None:

@@ -31,7 +31,7 @@ import yaml
 from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import Snapshot, read_snapshot
 from ..api.types import Job, Phase
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from ..sim import ACTIONS, DEFAULT_MAX_TIME, SimConfig, SimulationError, load_job, yamlio_dump
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
@@ -40,8 +40,8 @@ from ..trace.run import DEFAULT_MAX_CYCLES, Run
 SEP = " · "
 """Separator of the status line's parts (a middle dot between spaces)."""
 
-BEFORE_FIRST_CYCLE = "before the first cycle: the Job is created; the controller has not synced it yet"
-"""The reason shown at cycle 0."""
+BEFORE_FIRST_CYCLE = N_("before the first cycle: the Job is created; the controller has not synced it yet")
+"""The reason shown at cycle 0 (marked: show it with ``_()``)."""
 
 Listener = Callable[[str], None]
 """``fn(kind)`` after a change: ``"cycle"`` (moved in the same run), ``"run"`` (a new run),
@@ -90,7 +90,8 @@ def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
         return yamlio_dump(manifest)
     if isinstance(manifest, dict):
         return yaml.safe_dump(manifest, sort_keys=False)
-    raise TypeError(f"manifest: expected YAML text, a path, a dict or a Job, got {type(manifest).__name__}")
+    raise TypeError(_("manifest: expected YAML text, a path, a dict or a Job, got {type}").format(
+        type=type(manifest).__name__))
 
 
 def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
@@ -108,8 +109,8 @@ def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job:
     elif isinstance(snapshot, dict):
         snapshot = yaml.safe_dump(snapshot, sort_keys=False)
     elif not isinstance(snapshot, (str, bytes)):
-        raise TypeError(f"snapshot: expected YAML or JSON text, a path, a dict or a Snapshot, got "
-                        f"{type(snapshot).__name__}")
+        raise TypeError(_("snapshot: expected YAML or JSON text, a path, a dict or a Snapshot, got {type}").format(
+            type=type(snapshot).__name__))
     return read_snapshot(snapshot, source, job=job, now=now)
 
 
@@ -157,7 +158,7 @@ class ExplorerState:
             text = manifest_text(manifest)
             problems = create_problems(text)
             if problems:
-                raise ValueError("the manifest is not a valid Job:\n" + "\n".join(problems))
+                raise ValueError(_("the manifest is not a valid Job:") + "\n" + "\n".join(problems))
             self.initial_source = text
         self.config = SimConfig(seed=seed, nodes=nodes, informer_lag=informer_lag, **settings)
         self.max_time = max_time
@@ -177,7 +178,7 @@ class ExplorerState:
         self._world_key: tuple[int, int] | None = None
         self._world: WorldState | None = None
         if not isinstance(start_cycle, int) or isinstance(start_cycle, bool):
-            raise ValueError(f"start_cycle: must be an integer, got {start_cycle!r}")
+            raise ValueError(_("start_cycle: must be an integer, got {value!r}").format(value=start_cycle))
         self.start_cycle = start_cycle
         self.cycle = self._resolve_start()
 
@@ -210,7 +211,7 @@ class ExplorerState:
     def _before_first_cycle(self) -> str:
         snap = self.snapshot
         if snap is None:
-            return BEFORE_FIRST_CYCLE
+            return _(BEFORE_FIRST_CYCLE)
         return _("the snapshot of {now}: the controller's next sync comes next").format(
             now=snap.real_time(snap.now))
 
@@ -285,7 +286,9 @@ class ExplorerState:
 
     def status_line(self) -> str:
         """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
-        return f"cycle {self.cycle} of {self.n_cycles}{SEP}t={format_seconds(self.t)} s{SEP}{self.reason()}"
+        # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
+        return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.n_cycles) + SEP
+                + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
 
     def decisions(self) -> list[Decision]:
         """The current cycle's decisions in order (empty at cycle 0)."""
@@ -307,24 +310,32 @@ class ExplorerState:
         c = self.current
         lines: list[str] = []
         if c is None:
-            lines.append(f"Cycle 0 of {self.n_cycles}, t={format_seconds(self.t)} s: {self._before_first_cycle()}.")
-            lines.append("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
+            lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.n_cycles, t=format_seconds(self.t),
+                                                                        reason=self._before_first_cycle()))
+            lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle)."))
         else:
             head = c.headline
-            lines.append(f"Cycle {c.index} of {self.n_cycles}, t={format_seconds(c.t)} s: "
-                         f"{' '.join(head.reason.split())} [{head.rule}]")
+            # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
+            lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
+                cycle=c.index, n=self.n_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
+                rule=head.rule))
             if c.decisions:
-                lines.append("What the sync did, in order:")
+                lines.append(_("What the sync did, in order:"))
                 for d in c.decisions:
                     lines.append(f"  [{d.rule}] {' '.join(d.reason.split())}")
             if c.error:
-                lines.append(f"The sync returned an error and will be retried: {c.error}")
+                # TRANSLATORS: {error} is the API server's error text (stays English).
+                lines.append(_("The sync returned an error and will be retried: {error}").format(error=c.error))
             elif c.requeue_after is not None:
-                lines.append(f"It asked to be synced again in {format_seconds(c.requeue_after)} s.")
+                lines.append(_("It asked to be synced again in {seconds} s.").format(
+                    seconds=format_seconds(c.requeue_after)))
             for e in c.events:
-                lines.append(f"Event {e.type} {e.reason}: {e.message}")
+                # TRANSLATORS: {type}, {reason} and {message} are the Kubernetes Event's own (stay English).
+                lines.append(_("Event {type} {reason}: {message}").format(type=e.type, reason=e.reason,
+                                                                          message=e.message))
         for a in self.actions_at():
-            lines.append(f"Learner action right after this cycle: {a.describe()}")
+            # TRANSLATORS: {action} is the action as code, e.g. fail_pod(name='pi-x', exit_code=42).
+            lines.append(_("Learner action right after this cycle: {action}").format(action=a.describe()))
         return "\n".join(lines)
 
     def pod_phases(self) -> dict[str, str]:
@@ -375,9 +386,11 @@ class ExplorerState:
         if isinstance(k, str) and k.strip().lstrip("-").isdigit():
             k = int(k.strip())
         if not isinstance(k, int) or isinstance(k, bool):
-            return self._refuse([f"cycle: must be a whole number between 0 and {self.n_cycles}, got {k!r}"])
+            return self._refuse([_("cycle: must be a whole number between 0 and {n}, got {value!r}").format(
+                n=self.n_cycles, value=k)])
         if not 0 <= k <= self.n_cycles:
-            return self._refuse([f"cycle {k} does not exist: this run has cycles 0 to {self.n_cycles}"])
+            return self._refuse([_("cycle {index} does not exist: this run has cycles 0 to {n}").format(
+                index=k, n=self.n_cycles)])
         self.cycle = k
         return self._accept("cycle")
 
@@ -387,7 +400,7 @@ class ExplorerState:
         self.config = self.initial_config
         self.run = self._first_run()
         self.cycle = self._resolve_start()
-        self._accept("run", "reset: the original manifest and settings, no actions")
+        self._accept("run", _("reset: the original manifest and settings, no actions"))
 
     # ------------------------------------------------------------------ changing the run
 
@@ -417,23 +430,31 @@ class ExplorerState:
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
             self.manifest_text = text
-            return self._new_run(run, f"applied: the Job was created again from the edited manifest "
-                                      f"({len(run)} cycles)")
+            return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
+                                               "({n} cycle)",
+                                               "applied: the Job was created again from the edited manifest "
+                                               "({n} cycles)", len(run)).format(n=len(run)))
         if mode == "edit":
             try:
                 run = self.run.fork(self.cycle, "edit", manifest=text)
             except (ValueError, TypeError, IndexError) as exc:
                 return self._refuse(error_lines(exc))
             self.manifest_text = text
-            return self._new_run(run, self._fork_notice("edit (kubectl apply)", len(run)))
+            return self._new_run(run, self._fork_notice(_("edit (kubectl apply)"), len(run)))
         return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
 
     def _fork_notice(self, what: str, new_len: int) -> str:
         k, old = self.cycle, self.n_cycles
         if k < old:
-            return (f"{what} applied right after cycle {k}: the run was forked there; cycles after {k} were "
-                    f"simulated again ({old} -> {new_len} cycles)")
-        return f"{what} applied right after cycle {k}, the last one ({old} -> {new_len} cycles)"
+            # TRANSLATORS: {what} is the action as code (fail_pod(name='x')) or "edit (kubectl apply)".
+            return ngettext("{what} applied right after cycle {cycle}: the run was forked there; cycles after "
+                            "{cycle} were simulated again ({old} -> {new} cycle)",
+                            "{what} applied right after cycle {cycle}: the run was forked there; cycles after "
+                            "{cycle} were simulated again ({old} -> {new} cycles)", new_len).format(
+                what=what, cycle=k, old=old, new=new_len)
+        return ngettext("{what} applied right after cycle {cycle}, the last one ({old} -> {new} cycle)",
+                        "{what} applied right after cycle {cycle}, the last one ({old} -> {new} cycles)",
+                        new_len).format(what=what, cycle=k, old=old, new=new_len)
 
     def act(self, action: str, **kwargs: Any) -> list[str]:
         """Apply a fault or action right after the current cycle by forking the run there.
@@ -445,7 +466,8 @@ class ExplorerState:
         step to see the effect. Returns error lines ([] if applied); on error nothing changes.
         """
         if not isinstance(action, str) or action not in ACTIONS:
-            return self._refuse([f"unknown action {action!r}; actions: {', '.join(sorted(ACTIONS))}"])
+            return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
+                action=action, actions=", ".join(sorted(ACTIONS)))])
         try:
             run = self.run.fork(self.cycle, action, **kwargs)
         except (ValueError, TypeError, IndexError) as exc:  # SimulationError, InvalidError, DecodeError
@@ -461,7 +483,9 @@ class ExplorerState:
             return self._refuse(error_lines(exc))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
-        return self._new_run(run, f"settings changed ({changed}): the run was simulated again")
+        # TRANSLATORS: {settings} is code such as seed=3, nodes=2.
+        return self._new_run(run, _("settings changed ({settings}): the run was simulated again").format(
+            settings=changed))
 
 
 __all__ = ["BEFORE_FIRST_CYCLE", "ExplorerState", "SimulationError", "create_problems", "error_lines", "load_snapshot",

@@ -48,3 +48,38 @@ def test_ngettext_uses_the_russian_plural_rule():
     ru = i18n.translations("ru")
     forms = [ru._catalog and ru.plural(n) for n in (1, 2, 5, 11, 21, 22, 25)]
     assert forms == [0, 1, 2, 2, 0, 1, 2]
+
+
+def test_an_explorer_and_an_exercise_created_after_the_choice_speak_that_language():
+    pytest.importorskip("ipywidgets")
+    from i18n_support import DOCS, tool
+
+    from k8sjobs import Exercise, Explorer
+
+    previous = i18n.use_translations(tool().pseudo_translations(), "pseudo")
+    try:
+        ex = Explorer((DOCS / "job.yaml").read_text())
+        quiz = Exercise("How many?", kind="number", answer=1, run=None, explanation="One.")
+    finally:
+        i18n.use_translations(*previous)
+    assert ex.step_button.description.startswith("\u27e6") and ex.tools.titles[0].startswith("\u27e6")
+    assert quiz.check_button.description.startswith("\u27e6")
+    english = Explorer((DOCS / "job.yaml").read_text())
+    assert english.step_button.description == "Step"
+
+
+def test_the_cli_takes_lang_before_or_after_the_command_and_refuses_an_unknown_one(capsys):
+    from i18n_support import DOCS
+
+    from k8sjobs.cli import main
+
+    try:
+        assert main(["--lang", "ru", "run", str(DOCS / "job.yaml"), "--format", "none"]) == 0
+        assert i18n.get_language() == "ru"
+        assert main(["run", "--lang=zh-TW", str(DOCS / "job.yaml"), "--format", "none"]) == 0
+        assert i18n.get_language() == "zh-TW"
+    finally:
+        set_language("en")
+    assert main(["--lang", "xx", "run", str(DOCS / "job.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "--lang: unknown language 'xx': choose one of en, zh-CN, zh-TW, ru" in err
