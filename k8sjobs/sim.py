@@ -460,7 +460,8 @@ class Simulation:
         self._record("delete_pod", name=name)
 
     def lose_node(self, name: str) -> None:
-        """A node disappears; pod GC fails and deletes its pods after the node-lost delay."""
+        """A node disappears; pod GC notices it at its next 20 s pass and, a quarantine of
+        ``node_lost_delay`` (40 s) later, fails and deletes its pods."""
         try:
             self._need_cluster().lose_node(name)
         except ValueError as exc:

@@ -199,6 +199,28 @@ def _nothing() -> str:
     return _("no scale-down yet: the controller has not had more active pods than it wanted")
 
 
+TABLE_PX = 760
+"""About how wide the table is drawn in a notebook's output area (its columns share it by weight)."""
+
+
+def _row_height(widths: list[int], cells: list[str]) -> int:
+    """Pixels for one row: the cell that wraps into the most lines decides (11 px text, ~6.5 px a
+    character), so no row is cut off at the bottom of the figure."""
+    total = sum(widths)
+    lines = 1
+    for w, v in zip(widths, cells):
+        per_line = max(1, int((TABLE_PX * w / total - 10) / 6.5))
+        words, n, used = strip_html(v).split(), 1, 0
+        for word in words:
+            need = len(word) if used == 0 else used + 1 + len(word)
+            if used and need > per_line:
+                n, used = n + 1, len(word)
+            else:
+                used = need
+        lines = max(lines, n)
+    return 12 + 16 * lines
+
+
 def figure(trace: Trace, cycle: int):
     """The deletion ranking of the latest scale-down at or before ``cycle``, as a table."""
     k, t, _c = resolve(trace, cycle)
@@ -248,7 +270,7 @@ def figure(trace: Trace, cycle: int):
         for i, v in enumerate(cells):
             cols[i].append(v)
             fills[i].append(HIGHLIGHT if i in lit else row_fill)
-    widths = [28, 170] + ([46] if r.indexed else []) + [96, 72, 50, 74, 60, 62] + [62, 300]
+    widths = [28, 150] + ([46] if r.indexed else []) + [96, 72, 58, 74, 76, 72] + [72, 250]
     data: list[dict[str, Any]] = [{
         "type": "table", "columnwidth": widths,
         "header": {"values": [f"<b>{h}</b>" for h in heads], "fill": {"color": "#DDDDDD"},
@@ -256,8 +278,7 @@ def figure(trace: Trace, cycle: int):
         "cells": {"values": cols, "fill": {"color": fills}, "line": {"color": "#999999", "width": 1},
                   "align": "left", "font": {"size": 11}, "height": 24},
     }]
-    # Rows grow when the last column wraps (about 50 characters a line at this width).
-    rows_px = sum(26 + 18 * ((len(strip_html(v)) - 1) // 50) for v in cols[-1])
+    rows_px = sum(_row_height(widths, [col[i] for col in cols]) for i in range(len(cols[0])))
     layout = {"title": title(main, sub), "height": min(1400, rows_px + 60 + 140),
               "margin": {"t": 105, "l": 10, "r": 10, "b": 10}}
     return make_figure(data, layout, view=VIEW)

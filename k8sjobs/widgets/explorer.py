@@ -345,8 +345,8 @@ class Explorer:
         self.delete_pod_button = _button(_("Delete pod"), _("kubectl delete pod (graceful)"))
         self.node_menu = W.Dropdown(options=[], description=_("Node"), tooltip=_("A node of the cluster at this cycle"),
                                     layout=W.Layout(width="220px"))
-        self.lose_node_button = _button(_("Lose node"), _("The node disappears; its pods fail after the node-lost "
-                                                       "delay"), button_style="danger")
+        self.lose_node_button = _button(_("Lose node"), _("The node disappears; pod GC fails and deletes its pods "
+                                                       "40 to 60 s later"), button_style="danger")
         self.add_node_button = _button(_("Add node"), _("Add a Ready node to the cluster"))
         self.fail_creates = W.IntText(value=2, description=_("Creations"), tooltip=_("How many pod creations fail"),
                                       layout=W.Layout(width="160px"))

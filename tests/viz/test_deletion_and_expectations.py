@@ -129,3 +129,14 @@ def test_the_slow_start_sync_sets_twenty_and_leaves_five_expected():
     _, _, rows = expectations.model(trace, 1)
     assert rows[0].add == (0, 5)
     assert rows[0].satisfied
+
+
+def test_a_row_is_as_tall_as_its_most_wrapped_cell_so_no_row_is_cut_off():
+    widths = [28, 150, 96, 72, 58, 74, 76, 72, 72, 250]
+    short = ["1", "tiles-a", "node-1", "Running", "yes", "2 s", "0", "0 s", "keep", "last in the order"]
+    # "◆ unassigned" and a long ready time wrap in their narrow columns; the last column is wide.
+    wrapped = ["1", "tiles-a", "<b>◆ unassigned</b>", "Pending", "no", "<b>◆ 25.338 s</b>", "0", "39.247 s",
+               "<b>DELETE</b>", "unassigned-first: unassigned pods go first"]
+    assert deletion._row_height(widths, wrapped) > deletion._row_height(widths, short)
+    three_lines = short[:-1] + ["x" * 12 + " " + "y" * 40 + " " + "z" * 40]
+    assert deletion._row_height(widths, three_lines) == 12 + 16 * 3
