@@ -23,6 +23,10 @@ And:
 
 The start page (00) follows the same shape: its "Words" section is the course glossary, and its
 own sections are the tour of the dashboard and the map of the lessons.
+
+Translated lessons (``notebooks/zh-CN``, ``zh-TW``, ``ru``) have the same shape with the headings
+of their language (``HEADINGS``; the zh-TW ones are what the zh-TW generator makes of the zh-CN
+ones).
 """
 
 from __future__ import annotations
@@ -44,6 +48,35 @@ EN = ROOT / "notebooks" / "en"
 LESSON_STEMS = sorted(p.stem for p in EN.glob("[0-9][0-9]-*.ipynb"))
 
 FINAL_SECTIONS = ["Summary", "Words", "Further reading", "Checking the answers"]
+
+
+def _translations_tool():
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def _headings(learn: str, why: str, final: list[str]) -> dict:
+    return {"learn": learn, "why": why, "final": final}
+
+
+# The markers of the shape, per language (l10n conventions, "Headings and markers"). zh-TW: the
+# zh-CN ones through the converter that generates the zh-TW lessons, never typed by hand.
+HEADINGS = {
+    "en": _headings("**You will learn:**", "Why", FINAL_SECTIONS),
+    "zh-CN": _headings("**你将学到：**", "为什么", ["小结", "术语", "延伸阅读", "核对答案"]),
+    "ru": _headings("**Вы узнаете:**", "Зачем это нужно", ["Итоги", "Термины", "Что почитать", "Проверка ответов"]),
+}
+HEADINGS["zh-TW"] = {k: (_translations_tool().convert_text(v) if isinstance(v, str)
+                         else [_translations_tool().convert_text(x) for x in v])
+                     for k, v in HEADINGS["zh-CN"].items()}
 ANSWER_CALLS = (".check(", ".confirm(", ".reveal(")
 LEAK = re.compile(r"Verdict\(|\bAnswer: |\bCorrect: |\bNot quite: ")
 DOCS_LINK = re.compile(r"https://kubernetes\.io/(?:(?P<lang>zh-cn)/)?docs/[^\s)>\]]*")
@@ -52,7 +85,7 @@ DOCS_LINK = re.compile(r"https://kubernetes\.io/(?:(?P<lang>zh-cn)/)?docs/[^\s)>
 # ----------------------------------------------------------------------------- the checker
 
 
-def _headings(markdown: str) -> list[tuple[int, str]]:
+def _atx_headings(markdown: str) -> list[tuple[int, str]]:
     """(level, title) of every ATX heading outside fenced code blocks."""
     out, fence = [], None
     for line in markdown.splitlines():
@@ -124,45 +157,48 @@ def _confirmed_names(code: str) -> set[str]:
 def shape_problems(nb: dict, *, number: str, language: str = "en") -> list[str]:
     """Everything that keeps notebook ``nb`` (lesson ``number``, e.g. "03") from the shared shape."""
     problems: list[str] = []
+    marks = HEADINGS[language]
+    learn, why, final = marks["learn"], marks["why"], marks["final"]
+    checking, reading_title = final[3], final[2]
     cells = nb["cells"]
     # Where each cell sits: the "## " section it belongs to ("" before the first one).
     section, sections, h2_order, title, learn_ok = "", [], [], None, False
     for cell in cells:
         if cell["cell_type"] == "markdown":
             text = _source(cell)
-            for level, heading in _headings(text):
+            for level, heading in _atx_headings(text):
                 if level == 1 and title is None:
                     title = heading
                 elif level == 2:
                     section = heading
                     h2_order.append(heading)
-            if title is not None and not h2_order and re.search(r"^\*\*You will learn:\*\* \S", text, re.M):
+            if title is not None and not h2_order and re.search(rf"^{re.escape(learn)} ?\S", text, re.M):
                 learn_ok = True
         sections.append(section)
 
     if title is None or not re.fullmatch(rf"{number} · \S.*", title):
         problems.append(f"the title must be '# {number} · ...', found {title!r}")
     if not learn_ok:
-        problems.append("no '**You will learn:**' paragraph between the title and the first section")
-    if not h2_order or h2_order[0] != "Why":
-        problems.append(f"the first section must be '## Why', found {h2_order[:1]}")
-    if h2_order[-4:] != FINAL_SECTIONS:
-        problems.append(f"the last sections must be {FINAL_SECTIONS}, found {h2_order[-4:]}")
+        problems.append(f"no '{learn}' paragraph between the title and the first section")
+    if not h2_order or h2_order[0] != why:
+        problems.append(f"the first section must be '## {why}', found {h2_order[:1]}")
+    if h2_order[-4:] != final:
+        problems.append(f"the last sections must be {final}, found {h2_order[-4:]}")
     if len(h2_order) < 6:
-        problems.append("no section of the lesson's own between '## Why' and '## Summary'")
-    for heading in ["Why", *FINAL_SECTIONS]:
+        problems.append(f"no section of the lesson's own between '## {why}' and '## {final[0]}'")
+    for heading in [why, *final]:
         if h2_order.count(heading) > 1:
             problems.append(f"'## {heading}' appears {h2_order.count(heading)} times")
 
     reading = "\n".join(_source(c) for c, s in zip(cells, sections)
-                        if c["cell_type"] == "markdown" and s == "Further reading")
+                        if c["cell_type"] == "markdown" and s == reading_title)
     links = [m for m in DOCS_LINK.finditer(reading)]
     english = [m.group(0) for m in links if not m.group("lang")]
     if not english:
-        problems.append("'Further reading' links no section of https://kubernetes.io/docs/")
+        problems.append(f"'{reading_title}' links no section of https://kubernetes.io/docs/")
     for link in english:
         if "#" not in link:
-            problems.append(f"'Further reading' links a whole page, not a section (#anchor): {link}")
+            problems.append(f"'{reading_title}' links a whole page, not a section (#anchor): {link}")
 
     code_cells = [(c, s) for c, s in zip(cells, sections) if c["cell_type"] == "code"]
     if not code_cells or f'set_language("{language}")' not in _source(code_cells[0][0]):
@@ -172,21 +208,21 @@ def shape_problems(nb: dict, *, number: str, language: str = "en") -> list[str]:
         code = _source(cell)
         built |= _exercise_names(code)
         calls = _calls(code)
-        if where != "Checking the answers" and calls:
-            problems.append(f"section {where!r} calls {calls[0]}: answers belong in 'Checking the answers'")
-        if where == "Checking the answers":
+        if where != checking and calls:
+            problems.append(f"section {where!r} calls {calls[0]}: answers belong in '{checking}'")
+        if where == checking:
             confirmed |= _confirmed_names(code)
             for call in calls:
                 if call != ".confirm(":
-                    problems.append(f"'Checking the answers' calls {call}: use .confirm( (it stores no answer)")
+                    problems.append(f"'{checking}' calls {call}: use .confirm( (it stores no answer)")
             if cell.get("outputs"):
-                problems.append("a cell of 'Checking the answers' keeps an output in the committed notebook")
+                problems.append(f"a cell of '{checking}' keeps an output in the committed notebook")
         leak = LEAK.search(_output_text(cell))
         if leak:
             problems.append(f"a committed output in section {where!r} holds a verdict or an answer: "
                             f"{leak.group(0)!r}")
     for name in sorted(built - confirmed):
-        problems.append(f"exercise {name} is not confirmed in 'Checking the answers'")
+        problems.append(f"exercise {name} is not confirmed in '{checking}'")
     return problems
 
 
@@ -204,6 +240,15 @@ def test_the_lesson_has_the_shared_shape_and_gives_no_answer_away(stem: str) -> 
 
 def test_there_are_lessons_to_check() -> None:
     assert len(LESSON_STEMS) >= 15, LESSON_STEMS
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-TW", "ru"])
+def test_each_translated_lesson_has_the_shared_shape_with_the_headings_of_its_language(language: str) -> None:
+    problems = []
+    for path in sorted((ROOT / "notebooks" / language).glob("[0-9][0-9]-*.ipynb")):
+        problems += [f"{language}/{path.name}: {p}"
+                     for p in shape_problems(lesson(path), number=path.stem[:2], language=language)]
+    assert problems == [], "\n".join(problems)
 
 
 # ----------------------------------------------------------------------------- the checker itself
@@ -337,3 +382,48 @@ def test_the_checker_refuses_any_output_kept_in_checking_the_answers() -> None:
                                      "data": {"text/plain": "ex_one: 1"}}]
     assert "a cell of 'Checking the answers' keeps an output in the committed notebook" in \
         shape_problems(nb, number="07")
+
+
+# ----------------------------------------------------------------------------- the checker, in other languages
+
+TRANSLATED_HEADINGS = [
+    ("**You will learn:** something.", "{learn} 一些东西。"),
+    ("## Why\n", "## {why}\n"),
+    ("## Summary\n", "## {final[0]}\n"),
+    ("## Words\n", "## {final[1]}\n"),
+    ("## Further reading\n", "## {final[2]}\n"),
+    ("## Checking the answers\n", "## {final[3]}\n"),
+    ("# 07 · A lesson", "# 07 · 一课"),
+]
+
+
+def in_language(language: str, text: str = GOOD) -> str:
+    """GOOD with the headings, markers and set_language of ``language``."""
+    for old, new in TRANSLATED_HEADINGS:
+        assert old in text, old
+        text = text.replace(old, new.format(**HEADINGS[language]), 1)
+    return text.replace('set_language("en")', f'set_language("{language}")')
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "ru"])
+def test_the_checker_accepts_a_translated_lesson_with_the_headings_of_its_language(language: str) -> None:
+    assert shape_problems(notebook(in_language(language)), number="07", language=language) == []
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "ru"])
+def test_the_checker_refuses_a_translated_lesson_with_english_headings(language: str) -> None:
+    text = GOOD.replace('set_language("en")', f'set_language("{language}")')
+    found = shape_problems(notebook(text), number="07", language=language)
+    learn, why = HEADINGS[language]["learn"], HEADINGS[language]["why"]
+    assert f"no '{learn}' paragraph between the title and the first section" in found, found
+    assert any(p.startswith(f"the first section must be '## {why}'") for p in found), found
+
+
+def test_the_zh_tw_headings_are_the_zh_cn_ones_as_the_generator_converts_them() -> None:
+    tool = _translations_tool()
+    zh_cn = in_language("zh-CN").replace("  name: python3\n---\n", "  name: python3\nk8sjobs:\n  language: zh-CN\n---\n", 1)
+    zh_tw = tool.zh_tw_lesson(zh_cn, "07-a-lesson.md")
+    assert shape_problems(notebook(zh_tw), number="07", language="zh-TW") == []
+    # traditional characters, and not the simplified ones: the zh-TW lesson would fail with those
+    assert HEADINGS["zh-TW"]["final"] != HEADINGS["zh-CN"]["final"]
+    assert shape_problems(notebook(zh_tw), number="07", language="zh-CN") != []

@@ -14,6 +14,11 @@ execution count and widget state (a FigureWidget's state embeds all of plotly.js
 ``--check`` rebuilds each notebook's cells from its markdown without running anything and
 reports every difference with the committed ``.ipynb``, and every output that should not be
 there. Exit status 1 when something differs.
+
+Translations: ``notebooks/zh-TW/*.md`` are generated from ``notebooks/zh-CN/*.md`` (OpenCC
+``s2twp`` and tools/zh_tw_overrides.tsv, by tools/translations.py): building a zh-CN lesson
+writes its zh-TW twin and builds that too (building everything regenerates every zh-TW lesson
+first), and ``--check`` reports a stale zh-TW lesson like a stale notebook.
 """
 
 from __future__ import annotations
@@ -165,6 +170,34 @@ def check(md: Path) -> list[str]:
     return problems
 
 
+def _translations():
+    """tools/translations.py (zh-TW from zh-CN), loaded as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def with_zh_tw(files: list[Path]) -> list[Path]:
+    """``files`` with the zh-TW twin of every zh-CN lesson among them right after it, (re)generated
+    (a zh-TW lesson named itself is regenerated from its zh-CN source)."""
+    out: list[Path] = []
+    for md in files:
+        if md.parent.name in ("zh-CN", "zh-TW"):
+            source = md.parent.parent / "zh-CN" / md.name
+            twin, changed = _translations().write_zh_tw(source)
+            print(f"{'generated' if changed else 'up to date'}: {twin.relative_to(ROOT)}")
+            out += [p for p in ([md, twin] if md == source else [twin]) if p not in out]
+        elif md not in out:
+            out.append(md)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build (or check) the named lessons, or all of them."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -173,12 +206,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = [f.resolve() for f in args.files] or sources()
     if args.check:
-        problems = [p for md in files for p in check(md)]
+        problems = _translations().zh_tw_problems() if not args.files else []
+        problems += [p for md in files for p in check(md)]
         for p in problems:
             print(p)
         print(f"{len(files)} lessons checked, {len(problems)} problems")
         return 1 if problems else 0
-    for md in files:
+    for md in with_zh_tw(files):
         out = build(md)
         print(f"built {out.relative_to(ROOT)}")
     return 0

@@ -1,0 +1,422 @@
+"""Translated lessons are the English lessons in another language, and zh-TW is made from zh-CN.
+
+* Parity (tools/translations.py ``parity_problems``): each ``notebooks/<lang>/NN-x.md`` has the
+  English lesson's concepts, cells, exercises (ids, kinds, choice keys, answers as code) and
+  confirmations, the same code once string literals and comments are set aside (a string that
+  is not in the lesson's language must be the English one; manifests equal as YAML; f-string
+  fields kept), the same kubectl blocks, and the SHA-256 of the current English file, so a
+  change of the English fails here until the translation is revisited.
+* zh-TW is generated (``zh_tw_lesson``): only Chinese text changes; URLs, code, YAML and
+  quotations in traditional characters stay as they are.
+* Every English lesson has a zh-CN, a zh-TW and a ru twin, except those listed in AWAITING.
+* A start page links the same lessons as the English one, each translated or awaiting.
+
+The checker is tested on small bad examples below, so it cannot pass by accident.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+EN = NOTEBOOKS / "en"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+t = _tool()
+
+# Lessons not translated yet, per language translated by hand (zh-TW follows zh-CN). ONE place:
+# a translator deletes the lesson's line in the commit that adds the translation. An entry for a
+# lesson that exists fails the test, so this list cannot go stale; it is empty when issues 14
+# and 15 are done.
+AWAITING = {
+    "zh-CN": {
+        "00-start-here",
+        "01-why-jobs",
+        "02-parallelism-and-completions",
+        "03-work-queue",
+        "04-indexed-jobs",
+        "05-slow-start",
+        "06-expectations",
+        "07-failures-and-backoff",
+        "08-deletion-order",
+        "09-actual-parallelism",
+        "12-pod-failure-policy",
+        "13-per-index-and-success-policy",
+        "14-tracking-and-conditions",
+    },
+    "ru": {
+        "00-start-here",
+        "01-why-jobs",
+        "02-parallelism-and-completions",
+        "03-work-queue",
+        "04-indexed-jobs",
+        "05-slow-start",
+        "06-expectations",
+        "07-failures-and-backoff",
+        "08-deletion-order",
+        "09-actual-parallelism",
+        "11-choosing-a-pattern",
+        "12-pod-failure-policy",
+        "13-per-index-and-success-policy",
+        "14-tracking-and-conditions",
+    },
+}
+AWAITING["zh-TW"] = AWAITING["zh-CN"]
+
+
+def english_lessons() -> list[str]:
+    return sorted(p.stem for p in EN.glob("[0-9][0-9]-*.md"))
+
+
+# ----------------------------------------------------------------------------- the real lessons
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_each_translated_lesson_is_its_english_lesson_in_another_language(language: str) -> None:
+    problems = [p for path in t.translations((language,)) for p in t.problems_of(path)]
+    assert problems == [], "\n\n".join(problems)
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_every_english_lesson_has_a_twin_unless_it_is_awaiting_translation(language: str) -> None:
+    english = set(english_lessons())
+    have = {p.stem for p in (NOTEBOOKS / language).glob("[0-9][0-9]-*.md")}
+    awaiting = AWAITING[language]
+    source = "zh-CN" if language == "zh-TW" else language
+    assert not awaiting - english, f"AWAITING[{source!r}] names lessons that do not exist: {sorted(awaiting - english)}"
+    assert not have - english, f"{language} lessons without an English lesson: {sorted(have - english)}"
+    done = sorted(have & awaiting)
+    assert not done, (f"{done} exist in notebooks/{language}/ but are still listed in AWAITING[{source!r}] "
+                      f"(tests/test_translations.py): delete them from the list")
+    missing = sorted(english - have - awaiting)
+    assert not missing, (f"no notebooks/{language}/ twin of {missing}"
+                         + (": build the zh-CN lesson (tools/build_lessons.py) to generate it" if language == "zh-TW"
+                            else f"; translate them, or list them in AWAITING[{source!r}] until then"))
+    built = sorted(s for s in have if not (NOTEBOOKS / language / f"{s}.ipynb").exists())
+    assert not built, f"no notebook built from notebooks/{language}/{built}.md (tools/build_lessons.py)"
+
+
+LESSON_LINK = re.compile(r"\]\((\d\d-[a-z0-9-]+)\.ipynb\)")
+
+
+def linked_lessons(md: Path) -> set[str]:
+    return set(LESSON_LINK.findall(md.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_a_start_page_links_the_lessons_of_the_english_one_each_translated_or_awaiting(language: str) -> None:
+    start = NOTEBOOKS / language / "00-start-here.md"
+    if not start.exists():
+        assert "00-start-here" in AWAITING[language], f"{start} is missing and not awaiting translation"
+        return
+    english = linked_lessons(EN / "00-start-here.md")
+    linked = linked_lessons(start)
+    assert linked == english, (f"the {language} start page links {sorted(linked - english)} more and "
+                               f"{sorted(english - linked)} fewer than the English one")
+    broken = sorted(s for s in linked if not (NOTEBOOKS / language / f"{s}.ipynb").exists()
+                    and s not in AWAITING[language])
+    assert not broken, f"the {language} start page links lessons that are neither there nor awaiting: {broken}"
+
+
+# ----------------------------------------------------------------------------- the checker itself
+
+ENGLISH = '''\
+---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+k8sjobs:
+  concepts: [C06, C17]
+---
+
+# 07 · A lesson
+
+Some prose.
+
+```bash
+kubectl get job pi -w       # STATUS Running → Complete
+kubectl describe pod <a failed pod>
+```
+
+```{code-cell} ipython3
+from k8sjobs import Exercise, Run, set_language
+
+set_language("en")
+
+PI = """
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pi
+spec:
+  backoffLimit: 4   # retries
+  template:
+    spec:
+      containers:
+      - name: pi
+        image: perl:5.34.0
+      restartPolicy: Never
+"""
+run = Run(PI, seed=0)
+FATES = {"kept": "it keeps running", "gone": "it is deleted"}
+```
+
++++
+
+## Predict
+
+```{code-cell} ipython3
+:tags: [exercise]
+
+ex_one = Exercise(
+    "How many pods does the Job create?",
+    kind="number",
+    run=run,
+    answer=lambda r: len(r.trace.pod_histories()),
+    explanation=lambda r, n: f"{n} pods: one per completion, {r.cycles[-1].t:g} s in all.",
+    view="timeline",
+)
+ex_two = Exercise("And the pod?", kind="choice", choices=FATES, run=run, answer="gone", explanation="Because.")
+```
+
+```{code-cell} ipython3
+# NBVAL_CHECK_OUTPUT
+print("cycle", 3, "reason:", run.cycle(3).find("create.plan")[0].rule)
+```
+
++++
+
+## Checking the answers
+
+```{code-cell} ipython3
+ex_one.confirm(1)
+ex_two.confirm("gone")
+```
+'''
+
+SHA = "ab" * 32
+
+
+def translated(language: str = "ru") -> str:
+    """ENGLISH translated as a translator should: words changed, everything else kept."""
+    text = ENGLISH.replace("  concepts: [C06, C17]\n",
+                           f"  concepts: [C06, C17]\n  language: {language}\n  source: en/07-a-lesson.md\n"
+                           f"  source_sha256: {SHA}\n")
+    words = {
+        "ru": [("# 07 · A lesson", "# 07 · Урок"), ("Some prose.", "Немного текста."),
+               ("# STATUS Running → Complete", "# STATUS Running → Complete, затем конец"),
+               ("<a failed pod>", "<упавший под>"),
+               ("# retries", "# повторы"),
+               ('"it keeps running"', '"он продолжает работать"'),
+               ('"How many pods does the Job create?"', '(\n    "Сколько подов "\n    "создаст Job?"\n)'),
+               ('f"{n} pods: one per completion, {r.cycles[-1].t:g} s in all."',
+                'f"всего {r.cycles[-1].t:g} с; подов: {n}"'),
+               ('"And the pod?"', '"А под?"'), ("## Predict", "## Предскажите"),
+               ('"reason:"', '"причина:"')],
+        "zh-CN": [("# 07 · A lesson", "# 07 · 一课"), ("Some prose.", "一些说明，并行执行。"),
+                  ('"it keeps running"', '"它继续运行"'), ('"And the pod?"', '"那么 Pod 呢？"')],
+    }[language]
+    for old, new in words:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text.replace('set_language("en")', f'set_language("{language}")')
+
+
+def problems(text: str, language: str = "ru") -> list[str]:
+    return t.parity_problems(ENGLISH, text, language=language, name="07-a-lesson.md", en_sha256=SHA)
+
+
+@pytest.mark.parametrize("language", ["ru", "zh-CN"])
+def test_the_parity_check_accepts_a_faithful_translation(language: str) -> None:
+    assert problems(translated(language), language) == []
+
+
+BAD = [
+    (("  source_sha256: " + SHA, "  source_sha256: " + "cd" * 32), "stale: source_sha256 is cdcd"),
+    (("  concepts: [C06, C17]", "  concepts: [C06]"), "front matter: concepts ['C06'] differ"),
+    (("  language: ru", "  language: zh-CN"), "front matter: k8sjobs.language is 'zh-CN'"),
+    (("  source: en/07-a-lesson.md", "  source: en/08-a-lesson.md"), "front matter: k8sjobs.source"),
+    (('set_language("ru")', 'set_language("en")'), 'set_language("en"): a ru lesson calls set_language("ru")'),
+    (("run = Run(PI, seed=0)", "run = Run(PI, seed=1)"), "the English has '0' where the translation has '1'"),
+    (("run = Run(PI, seed=0)", "прогон = Run(PI, seed=0)"), "the code differs from the English"),
+    (("# NBVAL_CHECK_OUTPUT\n", "# проверка вывода\n"), "the English has '#NBVAL_CHECK_OUTPUT' where the translation has '(nothing)'"),
+    (('find("create.plan")', 'find("create.plans")'), "the string 'create.plans' is not the English 'create.plan'"),
+    (('view="timeline"', 'view="Timeline"'), "the string 'Timeline' is not the English 'timeline'"),
+    (("{r.cycles[-1].t:g} с", "{r.cycles[-1].t} с"), "the f-string computes"),
+    (("{r.cycles[-1].t:g} с", "{r.cycles[-1].t:g} с {'!':>3}"), "the f-string computes"),
+    (("  backoffLimit: 4", "  backoffLimit: 5"), "the manifest differs from the English"),
+    (("  name: pi\nspec:", "  name: пи\nspec:"), "the manifest differs from the English"),
+    (('kind="number"', 'kind="число"'), "exercise ex_one: kind 'число', the English has 'number'"),
+    (('"gone": "it is deleted"', '"удалён": "it is deleted"'), "exercise ex_two: choice keys ['kept', 'удалён']"),
+    (('answer="gone"', 'answer="kept"'), "exercise ex_two: answer \"'kept'\""),
+    (('view="timeline",\n)', 'view="timeline", tolerance=1,\n)'), "exercise ex_one: arguments"),
+    (('ex_two.confirm("gone")', 'ex_two.confirm("kept")'), "confirmations:"),
+    (("ex_two = Exercise(", "ex_2 = Exercise("), "the code differs from the English"),
+    ((":tags: [exercise]\n", ""), "code cell 1: tags [], the English has ['exercise']"),
+    (("Немного текста.", "Немного текста.\n\n+++\n\nЕщё."), "cells: 4 markdown and 4 code cells in the order mmcmccmc"),
+    (("kubectl get job pi -w", "kubectl get job pi"), "markdown cell 0: its fenced blocks"),
+]
+
+
+@pytest.mark.parametrize("change, problem", BAD, ids=[b[1][:40] for b in BAD])
+def test_the_parity_check_refuses_a_translation_that_is_not_the_same_lesson(change, problem) -> None:
+    old, new = change
+    good = translated("ru")
+    assert old in good, old
+    found = problems(good.replace(old, new, 1))
+    assert any(problem in p for p in found), found
+
+
+def test_a_string_in_an_f_string_field_is_words_too() -> None:
+    english = ENGLISH.replace('"reason:"', "f\"{'reason:':<10}\"")
+    ru = translated("ru").replace('"причина:"', "f\"{'причина:':<10}\"")
+    assert t.parity_problems(english, ru, language="ru", name="07-a-lesson.md", en_sha256=SHA) == []
+    wider = ru.replace(":<10}", ":<12}")
+    assert any("the f-string computes" in p
+               for p in t.parity_problems(english, wider, language="ru", name="07-a-lesson.md", en_sha256=SHA))
+
+
+def test_a_translated_choice_label_is_fine_but_a_string_changed_without_translating_it_is_not() -> None:
+    good = translated("zh-CN")
+    assert problems(good.replace('"它继续运行"', '"它一直运行"'), "zh-CN") == []
+    found = problems(good.replace('"它继续运行"', '"it keeps on running"'), "zh-CN")
+    assert any("is not zh-CN either" in p for p in found), found
+
+
+def test_the_stale_message_says_which_english_file_and_how_to_bring_the_translation_up_to_date() -> None:
+    path = NOTEBOOKS / "ru" / "07-failures-and-backoff.md"
+    msg = t.stale_message(path, "ab" * 32)
+    assert "notebooks/en/07-failures-and-backoff.md" in msg
+    assert t.sha256(EN / "07-failures-and-backoff.md") in msg, "the hash to record"
+    assert "git log -p -- notebooks/en/07-failures-and-backoff.md" in msg, "no commit has that hash: the history"
+    assert "tools/translations.py rehash notebooks/ru/07-failures-and-backoff.md" in msg
+    assert "tools/build_lessons.py notebooks/ru/07-failures-and-backoff.md" in msg
+    zh_tw = t.stale_message(NOTEBOOKS / "zh-TW" / "07-failures-and-backoff.md", "ab" * 32)
+    assert "is generated: bring notebooks/zh-CN/07-failures-and-backoff.md up to date" in zh_tw
+
+
+def test_the_stale_message_finds_the_commit_the_translation_was_made_from(tmp_path: Path) -> None:
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    lesson = tmp_path / "notebooks" / "en" / "07-x.md"
+    lesson.parent.mkdir(parents=True)
+    commits = []
+    for version in ("first\n", "second\n", "third\n"):
+        lesson.write_text(version)
+        subprocess.run([*git, "add", "."], check=True)
+        subprocess.run([*git, "commit", "-qm", version], check=True)
+        commits.append(subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True,
+                                      check=True).stdout.strip())
+    assert t.commit_with(lesson, t.sha256_bytes(b"second\n"), root=tmp_path) == commits[1]
+    assert t.commit_with(lesson, t.sha256_bytes(b"never\n"), root=tmp_path) is None
+
+
+def test_start_and_rehash_make_a_translation_that_passes_until_the_english_changes(tmp_path, monkeypatch) -> None:
+    en = tmp_path / "notebooks" / "en" / "07-a-lesson.md"
+    en.parent.mkdir(parents=True)
+    en.write_text(ENGLISH, encoding="utf-8")
+    monkeypatch.setattr(t, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(t, "EN", en.parent)
+    ru = t.start("ru", "07-a-lesson")
+    assert ru == tmp_path / "notebooks" / "ru" / "07-a-lesson.md"
+    assert [p for p in t.problems_of(ru) if "stale" in p or "was translated" in p] == []
+    assert t.problems_of(ru) == []
+    en.write_text(ENGLISH.replace("Some prose.", "Some better prose."), encoding="utf-8")
+    assert any("was translated from another version" in p for p in t.problems_of(ru))
+    t.rehash(ru)
+    assert t.problems_of(ru) == []
+
+
+# ----------------------------------------------------------------------------- zh-TW from zh-CN
+
+ZH_CN = translated("zh-CN").replace("一些说明，并行执行。", (
+    "一些说明：并行执行，创建 Pod，见[文档](https://kubernetes.io/zh-cn/docs/concepts/workloads/controllers/job/"
+    "#处理-pod-和容器失效)。A0 写道“面向于終態的設計”，还写了 <span lang=\"zh-Hant\">并行粒度</span>；"
+    "按“单步”。"))
+
+
+def test_zh_tw_converts_chinese_prose_and_strings_and_nothing_else() -> None:
+    zh_tw = t.zh_tw_lesson(ZH_CN, "07-a-lesson.md")
+    assert "一些說明：平行執行，建立 Pod" in zh_tw, "s2twp with the Taiwan overrides (並行 -> 平行)"
+    assert "按「單步」" in zh_tw, "Taiwan quotation marks"
+    assert '"它繼續執行"' in zh_tw, "string literals are prose too"
+    assert "job/#处理-pod-和容器失效)" in zh_tw, "a URL (a zh-cn anchor) stays as it is"
+    assert "「面向于終態的設計」" in zh_tw, "a quotation in traditional characters stays as the article wrote it"
+    assert '<span lang="zh-Hant">并行粒度</span>' in zh_tw, "a span marked zh-Hant stays as it is"
+    assert 'set_language("zh-TW")' in zh_tw and "zh-CN" not in zh_tw.split("---")[2]
+    assert "  language: zh-TW\n  generated_from: zh-CN/07-a-lesson.md" in zh_tw
+    assert t.ascii_skeleton(zh_tw.split("---\n", 2)[2]) == t.ascii_skeleton(
+        ZH_CN.split("---\n", 2)[2]).replace('set_language("zh-CN")', 'set_language("zh-TW")')
+
+
+def test_a_generated_zh_tw_lesson_passes_the_parity_check_as_zh_tw() -> None:
+    zh_tw = t.zh_tw_lesson(ZH_CN, "07-a-lesson.md")
+    assert t.parity_problems(ENGLISH, zh_tw, language="zh-TW", name="07-a-lesson.md", en_sha256=SHA) == []
+    found = t.parity_problems(ENGLISH, zh_tw.replace("  generated_from: zh-CN/07-a-lesson.md", ""),
+                              language="zh-TW", name="07-a-lesson.md", en_sha256=SHA)
+    assert any("generated_from" in p for p in found), found
+
+
+def test_the_generator_refuses_a_conversion_that_changes_anything_but_chinese(monkeypatch) -> None:
+    monkeypatch.setattr(t, "to_taiwan", lambda text: text.replace("seed", "Seed"))
+    with pytest.raises(ValueError, match="changed text that is not Chinese"):
+        t.zh_tw_lesson(ZH_CN, "07-a-lesson.md")
+
+
+def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -> None:
+    cn, tw = tmp_path / "zh-CN", tmp_path / "zh-TW"
+    cn.mkdir()
+    (cn / "07-a-lesson.md").write_text(ZH_CN, encoding="utf-8")
+    assert any("zh-TW/07-a-lesson.md: missing" in p for p in t.zh_tw_problems(tmp_path))
+    out, changed = t.write_zh_tw(cn / "07-a-lesson.md")
+    assert changed and out == tw / "07-a-lesson.md"
+    assert t.zh_tw_problems(tmp_path) == []
+    assert t.write_zh_tw(cn / "07-a-lesson.md") == (out, False)
+    out.write_text(out.read_text(encoding="utf-8").replace("說明", "说明"), encoding="utf-8")
+    assert any("stale against" in p and "never edit it by hand" in p for p in t.zh_tw_problems(tmp_path))
+    (tw / "08-other.md").write_text("x", encoding="utf-8")
+    assert any("zh-TW/08-other.md: no zh-CN/08-other.md generates it" in p for p in t.zh_tw_problems(tmp_path))
+
+
+@pytest.mark.parametrize(("zh_cn", "zh_tw"), [
+    ("Pod 回退失效策略", "Pod 退避失敗策略"),            # glossary 2: backoff 退避, failure 失敗
+    ("并行 Job 与并发问题", "平行 Job 與並行問題"),       # 3.1 #2: parallel 平行, concurrent 並行
+    ("并行性", "平行度"),
+    ("后台级联删除与前台级联删除", "背景串聯刪除與前景串聯刪除"),
+    ("容器退出码为 42", "容器結束代碼為 42"),
+    ("重启策略", "重新啟動策略"),
+    ("挂起的 Job", "暫停的 Job"),
+    ("当前状态与期望状态", "目前狀態與期望狀態"),
+    ("标签选择算符", "標籤選擇器"),
+    ("工作条目", "工作項目"),
+    ("要渲染的视频帧", "要算繪的影格"),
+    ("调谐循环", "協調迴圈"),
+    ("命名空间", "命名空間"),
+    ("批处理作业", "批次處理作業"),
+    ("超时", "逾時"),
+    ("Pod 模板", "Pod 範本"),
+])
+def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
+    assert t.convert_text(zh_cn) == zh_tw
