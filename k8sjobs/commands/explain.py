@@ -31,22 +31,25 @@ from .run import FOREVER, progress_note, run_to_json
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE", help=f"what `{SNAPSHOT_COMMAND}` printed (YAML or JSON; - for stdin)")
-    p.add_argument("--job", metavar="NAME", help="the Job to explain when the file has several (NAME or "
-                   "NAMESPACE/NAME)")
-    p.add_argument("--now", metavar="TIME", help="when the sync happens, RFC 3339 (default: the latest time "
-                   "recorded in the file)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
-    p.add_argument("--forecast", action="store_true", help="then run the Job forward in the simulated cluster "
-                   "and print its cycles as `run` does")
-    p.add_argument("--assume-duration", metavar="DURATION", help="with --forecast: how long a pod runs when its "
-                   "sim annotations do not say (30s, 2m, 1h30m; default: the median run time of the succeeded "
-                   "pods in the file, else 60s)")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the forecast (default 0)")
-    p.add_argument("--until", type=float, metavar="SECONDS", help="with --forecast: stop this many simulated "
-                   "seconds after the snapshot (default: when the Job finishes)")
-    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help="with --forecast: stop after this "
-                   f"many reconcile cycles (default {DEFAULT_MAX_CYCLES})")
+    p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON; - for stdin)").format(
+        command=SNAPSHOT_COMMAND))
+    p.add_argument("--job", metavar="NAME", help=_("the Job to explain when the file has several (NAME or "
+                                                  "NAMESPACE/NAME)"))
+    p.add_argument("--now", metavar="TIME", help=_("when the sync happens, RFC 3339 (default: the latest time "
+                                                  "recorded in the file)"))
+    p.add_argument("--format", choices=("text", "json"), default="text", help=_("output format (default text)"))
+    p.add_argument("--forecast", action="store_true", help=_("then run the Job forward in the simulated cluster "
+                                                            "and print its cycles as `run` does"))
+    p.add_argument("--assume-duration", metavar="DURATION", help=_("with --forecast: how long a pod runs when its "
+                                                                     "sim annotations do not say (30s, 2m, 1h30m; "
+                                                                     "default: the median run time of the succeeded "
+                                                                     "pods in the file, else 60s)"))
+    p.add_argument("--seed", type=int, default=0, help=_("random seed of the forecast (default 0)"))
+    p.add_argument("--until", type=float, metavar="SECONDS", help=_("with --forecast: stop this many simulated "
+                                                                   "seconds after the snapshot (default: when the "
+                                                                   "Job finishes)"))
+    p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help=_("with --forecast: stop after this many reconcile cycles (default {n})").format(
+                       n=DEFAULT_MAX_CYCLES))
 
 
 def _read(path: str) -> bytes:
