@@ -197,8 +197,11 @@ class Simulation:
         if self.snapshot is not None:
             self._check_snapshot_workloads(self.snapshot)
             self.store.load([self.snapshot.job, *self.snapshot.pods])
-            if self.snapshot.pod_quota is not None:
-                self.store.faults.pod_quota = self.snapshot.pod_quota
+            quota = self.snapshot.quota
+            if quota is not None:
+                f = self.store.faults
+                f.pod_quota, f.pod_quota_name, f.pod_quota_resource = quota.hard, quota.name, quota.resource
+                f.pod_quota_outside = quota.outside
         self.listeners: list[Listener] = []
         self.watchers: list[Callable[[WatchEvent], None]] = []
         self.actions: list[Action] = []

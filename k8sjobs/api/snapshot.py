@@ -86,6 +86,33 @@ class LeftOut:
     owner: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class PodQuota:
+    """A ResourceQuota on pods in the snapshot, as the simulated API server enforces it.
+
+    ``hard`` pods may be non-terminal in the namespace; ``used`` is what the quota's status
+    said (None when the snapshot has no ``status.used``); ``mine`` of them are the Job's pods
+    in the snapshot; ``outside`` = ``used - mine`` are pods the snapshot does not show, taken
+    to stay while the Job runs (0 when ``used`` is unknown: then only the Job's pods count).
+    """
+
+    name: str
+    resource: str
+    hard: int
+    used: int | None
+    mine: int
+
+    @property
+    def outside(self) -> int:
+        """Pods counted as used that the simulation does not hold."""
+        return max(self.used - self.mine, 0) if self.used is not None else 0
+
+    @property
+    def room(self) -> int:
+        """How many non-terminal pods this Job may have under the quota."""
+        return max(self.hard - self.outside, 0)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """One Job and the pods its controller would see, with times moved so 0 is the Job's creation."""
@@ -104,9 +131,8 @@ class Snapshot:
     other_kinds: tuple[tuple[str, int], ...] = ()
     """Objects of other kinds in the snapshot (kind, count): not used."""
     other_jobs: tuple[str, ...] = ()
-    pod_quota: int | None = None
-    """Pods the Job may still run under the namespace's ResourceQuota, if the snapshot has one."""
-    quota_text: str = ""
+    quota: PodQuota | None = None
+    """The namespace's ResourceQuota on pods, if the snapshot has one (the tightest of several)."""
     assumed_duration: float | None = None
     duration_source: str = ""
     """How :attr:`assumed_duration` was chosen: ``given``, ``finished-pods`` or ``default``."""
@@ -114,6 +140,11 @@ class Snapshot:
     """How many finished pods the median run time was taken from."""
     annotated_pods: int = 0
     """Pods that got the assumed duration as a sim annotation."""
+
+    @property
+    def pod_quota(self) -> int | None:
+        """How many non-terminal pods the Job may have under the snapshot's quota (None: no quota)."""
+        return None if self.quota is None else self.quota.room
 
     @property
     def key(self) -> str:
@@ -254,7 +285,7 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
             origin = serialize.parse_time(now) if isinstance(now, str) and _is_time(now) else 0.0
         decoded = tuple(_shift(p, -origin) for p in decoded)
     the_job = _shift(the_job, -origin)
-    quota, quota_text = _pod_quota(quotas, the_job, decoded)
+    quota = _pod_quota(quotas, the_job, decoded)
     latest = _latest_instant([the_job, *decoded])
     now_given = now is not None
     if now is None:
@@ -277,7 +308,7 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
         ignored=tuple(Ignored(k, f, n) for (k, f), n in sorted(counter.items())),
         left_out=tuple(left_out), other_kinds=tuple(sorted(others.items())),
         other_jobs=tuple(sorted(_name_of(d) for w, d in jobs if d is not job_doc)),
-        pod_quota=quota, quota_text=quota_text)
+        quota=quota)
 
 
 def _is_time(text: str) -> bool:
@@ -451,9 +482,9 @@ def _settled_aside(doc: dict) -> bool:
     return doc.get("status", {}).get("phase") == Phase.SUCCEEDED
 
 
-def _pod_quota(quotas: list[dict], job: Job, pods: tuple[Pod, ...]) -> tuple[int | None, str]:
-    """What is left of a ResourceQuota on pods for the Job's pods (the store counts only those)."""
-    best: tuple[int | None, str] = (None, "")
+def _pod_quota(quotas: list[dict], job: Job, pods: tuple[Pod, ...]) -> PodQuota | None:
+    """The ResourceQuota on pods in the Job's namespace that leaves the Job the least room."""
+    best: PodQuota | None = None
     mine = sum(1 for p in pods if p.status.phase not in _TERMINAL)
     for q in quotas:
         meta = q.get("metadata") if isinstance(q.get("metadata"), dict) else {}
@@ -468,11 +499,9 @@ def _pod_quota(quotas: list[dict], job: Job, pods: tuple[Pod, ...]) -> tuple[int
             if hard is None:
                 continue
             used = _quantity(used_map.get(key)) if isinstance(used_map, dict) else None
-            others = max((used if used is not None else mine) - mine, 0)
-            limit = max(hard - others, 0)
-            if best[0] is None or limit < best[0]:
-                best = (limit, f"ResourceQuota {meta.get('name', '?')}: {key} hard {hard}, used "
-                               f"{used if used is not None else '?'}")
+            quota = PodQuota(str(meta.get("name") or "quota"), key, hard, used, mine)
+            if best is None or quota.room < best.room:
+                best = quota
     return best
 
 
@@ -731,4 +760,4 @@ def _shift(obj: Any, delta: float) -> Any:
 
 
 __all__ = ["DEFAULT_ASSUMED_DURATION", "MAX_SNAPSHOT_BYTES", "MAX_SNAPSHOT_PODS", "SNAPSHOT_COMMAND", "Ignored",
-           "LeftOut", "Snapshot", "read_snapshot"]
+           "LeftOut", "PodQuota", "Snapshot", "read_snapshot"]

@@ -62,7 +62,9 @@ class Faults:
     """Fault injection, the way a lesson breaks the cluster on purpose.
 
     ``fail_next_creates``: the next N pod creations fail (an internal error);
-    ``pod_quota``: a ResourceQuota on ``pods`` per namespace (non-terminal pods count);
+    ``pod_quota``: a ResourceQuota on ``pods`` per namespace (non-terminal pods count), named
+    ``pod_quota_name``, on the resource ``pod_quota_resource``; ``pod_quota_outside`` more pods
+    count as used (pods of the namespace the simulation does not hold: a snapshot's quota status);
     ``terminating_namespaces``: creations there fail with the NamespaceTerminating cause;
     ``status_conflicts``: the next N Job status writes fail with a Conflict;
     ``reactors``: ``fn(verb, kind, obj) -> APIError | None`` checked before every write.
@@ -70,6 +72,9 @@ class Faults:
 
     fail_next_creates: int = 0
     pod_quota: int | None = None
+    pod_quota_name: str = "pod-quota"
+    pod_quota_resource: str = "pods"
+    pod_quota_outside: int = 0
     terminating_namespaces: set[str] = field(default_factory=set)
     status_conflicts: int = 0
     reactors: list[Callable[[str, str, Any], APIError | None]] = field(default_factory=list)
@@ -242,11 +247,12 @@ class APIStore:
             f.fail_next_creates -= 1
             raise APIError(Reason.INTERNAL, "Internal error occurred: injected create failure (k8sjobs fault)")
         if f.pod_quota is not None:
-            used = self._non_terminal_pods.get(ns, 0)
+            used = self._non_terminal_pods.get(ns, 0) + f.pod_quota_outside
             if used + 1 > f.pod_quota:
+                res = f.pod_quota_resource
                 raise APIError(Reason.FORBIDDEN,
-                               f'pods "{shown}" is forbidden: exceeded quota: pod-quota, requested: pods=1, '
-                               f"used: pods={used}, limited: pods={f.pod_quota}")
+                               f'pods "{shown}" is forbidden: exceeded quota: {f.pod_quota_name}, requested: '
+                               f"{res}=1, used: {res}={used}, limited: {res}={f.pod_quota}")
 
     @staticmethod
     def _admit(fn: Callable[[], Any], obj: Any) -> Any:

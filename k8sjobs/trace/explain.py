@@ -88,6 +88,7 @@ class Explanation:
     def observed_json(self) -> dict[str, Any]:
         """What the controller observed at the start of the sync."""
         o = self.cycle.observed
+        q = self.snapshot.quota
         return {
             "pods": o.get("pods", 0), "byPhase": dict(o.get("by_phase", {})),
             "active": o.get("active", 0), "ready": o.get("ready", 0), "terminating": o.get("terminating", 0),
@@ -96,6 +97,8 @@ class Explanation:
             "uncounted": list(self.uncounted), "uncountedInStatus": self.uncounted_in_status,
             "backoff": self.backoff_json(),
             "expectations": {"satisfied": bool(o.get("satisfied", True)), "assumed": True},
+            "quota": None if q is None else {"name": q.name, "resource": q.resource, "hard": q.hard, "used": q.used,
+                                             "mine": q.mine, "outside": q.outside},
         }
 
     def status_json(self) -> dict[str, Any]:
@@ -168,9 +171,20 @@ class Explanation:
         if not snap.now_given:
             out.append(_("The time of the sync is the latest time recorded in the snapshot ({now}); give --now "
                          "to choose another.").format(now=snap.real_time(snap.now)))
-        if snap.pod_quota is not None:
-            out.append(_("Pod creations are limited as the snapshot's quota says ({quota}): room for {n} more "
-                         "non-finished pods of this Job.").format(quota=snap.quota_text, n=snap.pod_quota))
+        q = snap.quota
+        if q is not None and q.used is not None:
+            out.append(ngettext(
+                "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
+                "{mine} by this Job's pods in the snapshot, {outside} by a pod the snapshot does not show, taken to "
+                "stay while the Job runs.",
+                "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
+                "{mine} by this Job's pods in the snapshot, {outside} by pods the snapshot does not show, taken to "
+                "stay while the Job runs.", q.outside).format(
+                name=q.name, hard=q.hard, resource=q.resource, used=q.used, mine=q.mine, outside=q.outside))
+        elif q is not None:
+            out.append(_("ResourceQuota {name} allows {hard} {resource} in the namespace; its status.used is not in "
+                         "the snapshot, so only this Job's {mine} non-finished pods are counted as using it.").format(
+                name=q.name, hard=q.hard, resource=q.resource, mine=q.mine))
         else:
             out.append(_("No ResourceQuota is in the snapshot: pod creations are assumed to succeed."))
         return out

@@ -73,6 +73,8 @@ class Trace:
     """The run stopped at its horizon before the Job finished."""
     start_t: float = 0.0
     """When the run starts: 0 (the Job's creation), or a snapshot's instant."""
+    snapshot_at: str | None = None
+    """For a run from a real cluster's snapshot: the snapshot's time as the cluster printed it (RFC 3339)."""
     initial_changes: int = 0
     """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
     _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
@@ -255,6 +257,8 @@ class Recorder:
         for pod in sim.pods():
             self._change(WatchEvent("ADDED", "Pod", pod))
         self.trace.start_t = sim.clock.now()
+        if sim.snapshot is not None:
+            self.trace.snapshot_at = sim.snapshot.real_time(sim.snapshot.now)
         self.trace.initial_changes = len(self.trace.changes)
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)

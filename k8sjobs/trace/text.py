@@ -62,15 +62,28 @@ def render_cycle(c: Cycle, *, details: bool = True) -> str:
     return "\n".join(lines)
 
 
+def run_header(trace: Trace) -> str:
+    """The first line of a rendered run: the Job and the run's settings (a snapshot's own nodes)."""
+    cfg = trace.config
+    lag = f"{cfg.informer_lag:g}"
+    if trace.snapshot_at is None:
+        # TRANSLATORS: the first line of a trace; seed=, nodes= and informer-lag= name the run's settings
+        # (keep them as they are).
+        return _("k8sjobs run: job.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
+            job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node, lag=lag)
+    nodes = [ch.name for ch in trace.changes[:trace.initial_changes] if ch.kind == "Node"]
+    shown = ", ".join(nodes[:5]) + (", ..." if len(nodes) > 5 else "")
+    # TRANSLATORS: the first line of a run from a real cluster's snapshot; {time} is the snapshot's RFC 3339
+    # time, {names} the nodes its pods ran on; seed=, nodes= and informer-lag= as in the line above.
+    return _("k8sjobs run: job.batch/{job} from the snapshot of {time}  seed={seed}  nodes={nodes}x{pods_per_node} "
+             "({names})  informer-lag={lag}s").format(job=trace.job_name, time=trace.snapshot_at, seed=trace.seed,
+                                                      nodes=len(nodes), pods_per_node=cfg.pods_per_node,
+                                                      names=shown, lag=lag)
+
+
 def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None) -> str:
     """The whole run as text: header, one block per cycle, then the describe summary."""
-    cfg = trace.config
-    # TRANSLATORS: the first line of a trace; seed=, nodes= and informer-lag= name the run's settings
-    # (keep them as they are).
-    lines = [_("k8sjobs run: job.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
-                 job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node,
-                 lag=f"{cfg.informer_lag:g}"),
-             cycle_header()]
+    lines = [run_header(trace), cycle_header()]
     cycles = trace.cycles if limit is None else trace.cycles[:limit]
     for c in cycles:
         lines.append(render_cycle(c, details=details))

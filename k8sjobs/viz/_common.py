@@ -251,11 +251,16 @@ def x_end(t: float) -> float:
     return max(t, 1.0) * 1.05
 
 
-def cycle_word(cycle: int, t: float) -> str:
-    """``cycle 4 (t=32 s)`` or ``before the first cycle``."""
+def cycle_word(cycle: int, t: float, trace: Trace | None = None) -> str:
+    """``cycle 4 (t=32 s)``, ``before the first cycle (t=0 s)``, or at cycle 0 of a run from a
+    real cluster's snapshot ``the snapshot of 2025-06-02T08:01:29Z (t=89 s)``."""
     if cycle:
         # TRANSLATORS: "{when}" in view titles: a reconcile cycle and its simulated time.
         return _("cycle {cycle} (t={t} s)").format(cycle=cycle, t=secs(t))
+    if trace is not None and trace.snapshot_at is not None:
+        # TRANSLATORS: "{when}" in view titles at cycle 0 of a run that starts from a real cluster's
+        # snapshot; {time} is the cluster's RFC 3339 time, {t} seconds since the Job's creation.
+        return _("the snapshot of {time} (t={t} s)").format(time=trace.snapshot_at, t=secs(t))
     # TRANSLATORS: "{when}" in view titles at cycle 0.
     return _("before the first cycle (t=0 s)")
 

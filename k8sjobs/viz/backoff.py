@@ -223,7 +223,7 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
         main = _("Backoff of {job} up to {when}: per-index backoff")
     else:
         main = _("Backoff of {job} up to {when}: pod-failure backoff")
-    main = main.format(job=job_ref(trace), when=cycle_word(k, t))
+    main = main.format(job=job_ref(trace), when=cycle_word(k, t, trace))
     if not s.failures:
         return main, _("no pod has failed yet, so there is no backoff")
     last = s.failures[-1]

@@ -22,7 +22,19 @@ from k8sjobs.i18n import N_, _, ngettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
-from ._common import HIGHLIGHT, INK, MUTED, job_ref, make_figure, plural, resolve, secs, title, wrap
+from ._common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    cycle_word,
+    job_ref,
+    make_figure,
+    plural,
+    resolve,
+    secs,
+    title,
+    wrap,
+)
 
 VIEW = "control_loop"
 # TRANSLATORS: the steps of the controller's loop; informer, syncJob, API server, scheduler and kubelet
@@ -190,6 +202,9 @@ def _edge_point(c: tuple[float, float], d: tuple[float, float], pad: float = 0.1
 def _titles(trace: Trace, cycle: int, st: list[Step]) -> tuple[str, str]:
     k, t, c = resolve(trace, cycle)
     if c is None:
+        if trace.snapshot_at is not None:
+            return (_("The control loop of {job} at {when}").format(job=job_ref(trace), when=cycle_word(k, t, trace)),
+                    _("the controller's next sync on it comes next"))
         return (_("The control loop of {job} before the first cycle").format(job=job_ref(trace)),
                 _("nothing has run yet"))
     p = next(s for s in st if s.primary)

@@ -154,7 +154,7 @@ def figure(trace: Trace, cycle: int):
 
 def _titles(trace: Trace, k: int, t: float) -> tuple[str, str]:
     main = _("Job status counts of {job} after each cycle, up to {when}").format(job=job_ref(trace),
-                                                                                 when=cycle_word(k, t))
+                                                                                 when=cycle_word(k, t, trace))
     if not k:
         return main, _("no cycle has run yet")
     c = trace.cycle(k)

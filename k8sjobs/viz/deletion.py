@@ -179,7 +179,7 @@ def _titles(trace: Trace, k: int, t: float, r: Ranking) -> tuple[str, str]:
         main = _("Deletion order of {job} in cycle {cycle} (t={t} s), the latest scale-down up to {when}")
     else:
         main = _("Deletion order of {job} in cycle {cycle} (t={t} s)")
-    main = main.format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t))
+    main = main.format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t, trace))
     # TRANSLATORS: {pods} is "2 pods"; {mark} is the symbol that marks the deciding cell.
     sub = _("{active} active, want {want}: {pods} deleted from the top. Rules left to right in the order they are "
             "tried; {mark} marks the rule that puts a pod before the next").format(
@@ -227,7 +227,7 @@ def figure(trace: Trace, cycle: int):
     c = _pick(trace, k)
     if c is None:
         return empty_figure(VIEW, _("Deletion order of {job} up to {when}").format(job=job_ref(trace),
-                                                                                    when=cycle_word(k, t)),
+                                                                                    when=cycle_word(k, t, trace)),
                             _nothing())
     r = ranking(trace, c)
     main, sub = _titles(trace, k, t, r)
@@ -289,7 +289,7 @@ def text(trace: Trace, cycle: int) -> str:
     k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return (_("Deletion order of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t)) + "\n"
+        return (_("Deletion order of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t, trace)) + "\n"
                 + _nothing() + "\n")
     r = ranking(trace, c)
     main, sub = _titles(trace, k, t, r)

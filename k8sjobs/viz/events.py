@@ -61,7 +61,7 @@ def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
 
 def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int) -> tuple[str, str]:
     main = _("Events of {job} as kubectl describe shows them after {when}").format(job=job_ref(trace),
-                                                                                  when=cycle_word(k, t))
+                                                                                  when=cycle_word(k, t, trace))
     warnings = sum(r.count for r in rs if r.type == "Warning")
     # TRANSLATORS: {events} is "5 events", {rows} "3 rows", {warnings} "1 warning".
     sub = _("{events} in {rows}, {warnings} shown; ages are relative to that cycle").format(

@@ -140,7 +140,7 @@ def model(trace: Trace, cycle: int) -> tuple[Counter, Counter, list[CycleRow]]:
 
 def _titles(trace: Trace, k: int, t: float, rows: list[CycleRow]) -> tuple[str, str]:
     main = _("Expectations of {job} up to {when}: pods expected vs observed").format(job=job_ref(trace),
-                                                                                   when=cycle_word(k, t))
+                                                                                   when=cycle_word(k, t, trace))
     unsat = [r for r in rows if not r.satisfied]
     sub = ngettext("{unmet} of {n} sync found its expectations unmet and did not create or delete pods",
                    "{unmet} of {n} syncs found their expectations unmet and did not create or delete pods",

@@ -180,7 +180,7 @@ def _layout(g: nx.DiGraph, members: list[str], nodes: list[str], job_id: str) ->
 
 def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
     main = _("Who owns what in {job} after {when}: Job → Pods → Nodes").format(job=job_ref(trace),
-                                                                             when=cycle_word(k, t))
+                                                                             when=cycle_word(k, t, trace))
     counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     for _n, d in g.nodes(data=True):
         if d.get("kind") == "pod":

@@ -134,7 +134,7 @@ def _titles(trace: Trace, k: int, t: float, lad: Ladder) -> tuple[str, str]:
     if c.index != k:
         # TRANSLATORS: {when} is "cycle 4 (t=32 s)"; {cycle} and {t} are those of the cycle shown.
         main = _("Slow start of {job} in cycle {cycle} (t={t} s), the latest cycle that created pods up to "
-                 "{when}").format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t))
+                 "{when}").format(job=job_ref(trace), cycle=c.index, t=secs(c.t), when=cycle_word(k, t, trace))
     else:
         main = _("Slow start of {job} in cycle {cycle} (t={t} s)").format(job=job_ref(trace), cycle=c.index,
                                                                           t=secs(c.t))
@@ -161,7 +161,7 @@ def figure(trace: Trace, cycle: int):
     c = _pick(trace, k)
     if c is None:
         return empty_figure(VIEW, _("Slow start of {job} up to {when}").format(job=job_ref(trace),
-                                                                                when=cycle_word(k, t)),
+                                                                                when=cycle_word(k, t, trace)),
                             _("no cycle has created pods yet"))
     lad = ladder(c)
     main, sub = _titles(trace, k, t, lad)
@@ -221,7 +221,7 @@ def text(trace: Trace, cycle: int) -> str:
     k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
-        return (_("Slow start of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t)) + "\n"
+        return (_("Slow start of {job} up to {when}").format(job=job_ref(trace), when=cycle_word(k, t, trace)) + "\n"
                 + _("no cycle has created pods yet") + "\n")
     lad = ladder(c)
     main, sub = _titles(trace, k, t, lad)

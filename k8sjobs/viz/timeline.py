@@ -206,7 +206,7 @@ def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], w
     for h in pods:
         counts[h.outcome(t)] += 1
     # TRANSLATORS: {job} is job.batch/NAME; {when} is "cycle 4 (t=32 s)" or "before the first cycle (t=0 s)".
-    main = _("Pods of {job} over time, up to {when} (aggregated)").format(job=job_ref(trace), when=cycle_word(k, t))
+    main = _("Pods of {job} over time, up to {when} (aggregated)").format(job=job_ref(trace), when=cycle_word(k, t, trace))
     parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
     # TRANSLATORS: {pods} is "1,200 pods"; {outcomes} lists counts by outcome ("3 running, 2 failed").
     sub = _("{pods} ({outcomes}) are more than {limit} bars: counts per {width}-s bin; above the axis pods "
@@ -216,7 +216,7 @@ def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], w
 
 
 def _titles(trace: Trace, k: int, t: float, n: int, counts: dict[str, int]) -> tuple[str, str]:
-    main = _("Pods of {job} over time, up to {when}").format(job=job_ref(trace), when=cycle_word(k, t))
+    main = _("Pods of {job} over time, up to {when}").format(job=job_ref(trace), when=cycle_word(k, t, trace))
     parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
     sub = plural(n, "pod")
     if parts:

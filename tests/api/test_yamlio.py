@@ -262,3 +262,71 @@ def test_any_json_job_body_either_loads_or_fails_with_a_decode_error(body: dict)
     except DecodeError:
         return
     assert isinstance(job, Job)
+
+
+# ----------------------------------------------------------------------------- snapshots: libyaml and the pure loader
+
+LESSON_SNAPSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "en" / "snapshots"
+BOTH_LOADERS = [pytest.param(yamlio.FastManifestLoader, id="libyaml"), pytest.param(yamlio.ManifestLoader, id="pure")]
+
+
+def _snapshot_documents(text: str, loader: type) -> list:
+    try:
+        return yamlio._load_yaml_documents(text, 1000, loader)
+    except yamlio._ManifestError as exc:
+        raise DecodeError(f"s.yaml: {exc}") from None
+
+
+def test_pyyaml_here_has_libyaml_so_snapshots_are_read_by_the_fast_loader() -> None:
+    # The lock's PyYAML wheel ships libyaml; without it (Pyodide) the pure loader is the fallback.
+    assert yamlio.FastManifestLoader is not yamlio.ManifestLoader
+
+
+@pytest.mark.parametrize("loader", BOTH_LOADERS)
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("t: 2026-01-01T00:00:00Z\nd: 2026-01-01", {"t": "2026-01-01T00:00:00Z", "d": "2026-01-01"},
+                 id="times stay strings"),
+    pytest.param("a: y\nb: n\nc: on\nd: Off\nx: 1:30", {"a": True, "b": False, "c": True, "d": False, "x": "1:30"},
+                 id="YAML 1.1 booleans as in Go and sexagesimal as a string"),
+    pytest.param("o: 017\nh: 0x1f\nf: 1e3\nz: ~\n'5': '5'", {"o": 15, "h": 31, "f": 1000.0, "z": None, "5": "5"},
+                 id="numbers null and quoted strings"),
+    pytest.param("base: &b {p: 1, q: 2}\nm:\n  <<: *b\n  q: 3", {"base": {"p": 1, "q": 2}, "m": {"p": 1, "q": 3}},
+                 id="anchors and merge keys"),
+])
+def test_both_loaders_read_snapshot_yaml_the_same_way(loader: type, text: str, expected: dict) -> None:
+    assert _snapshot_documents(text, loader) == [expected]
+
+
+@pytest.mark.parametrize("loader", BOTH_LOADERS)
+@pytest.mark.parametrize(("text", "reason"), [
+    pytest.param("a: 1\na: 2\n", 'line 2, column 1: duplicate field "a" (first defined on line 1)', id="duplicate key"),
+    pytest.param("a: !!python/object/apply:os.system ['true']", "YAML tag !!python/object/apply:os.system is not "
+                 "allowed", id="python tag"),
+    pytest.param("a: !!binary aGk=", "YAML tag !!binary is not allowed", id="binary tag"),
+    pytest.param("a: [1, 2\nb: 3\n", "s.yaml: not YAML: line ", id="broken YAML"),
+    pytest.param(billion_laughs(4, 9), "expands to more than 1000 nodes through YAML aliases", id="alias bomb"),
+    pytest.param("a: &x [*x]", "recursive YAML alias", id="recursive alias"),
+])
+def test_both_loaders_refuse_bad_snapshot_yaml_with_one_line(loader: type, text: str, reason: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        _snapshot_documents(text, loader)
+    assert reason in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("path", sorted(LESSON_SNAPSHOTS.glob("*.yaml")), ids=lambda p: p.name)
+def test_the_lessons_snapshots_read_the_same_with_libyaml_and_the_pure_loader(path: Path) -> None:
+    text = path.read_text()
+    fast = yamlio._load_yaml_documents(text, 10**6, yamlio.FastManifestLoader)
+    assert fast == yamlio._load_yaml_documents(text, 10**6, yamlio.ManifestLoader)
+    assert fast[0]["kind"] == "List" and len(fast[0]["items"]) >= 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_read_by_libyaml_loads_or_fails_with_a_decode_error(text: str) -> None:
+    try:
+        docs = yamlio.load_documents(text, "fuzz", max_bytes=10_000, max_nodes=10_000, too_large="too large")
+    except DecodeError as exc:
+        assert str(exc).startswith("fuzz: ") and "\n" not in str(exc)
+    else:
+        assert isinstance(docs, list)

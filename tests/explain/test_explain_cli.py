@@ -80,6 +80,43 @@ def test_a_quota_in_the_snapshot_limits_creations_and_slow_start_stops(tmp_path,
     assert any("ResourceQuota pods" in a for a in answer["assumptions"])
 
 
+def _team_quota(hard: int, used: int | None) -> dict:
+    status = {"hard": {"pods": str(hard)}}
+    if used is not None:
+        status["used"] = {"pods": str(used)}
+    return {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "team-pods", "namespace": "default"},
+            "spec": {"hard": {"pods": str(hard)}}, "status": status}
+
+
+def test_the_quota_error_counts_the_pods_the_quota_status_says_are_used_as_the_cluster_does(tmp_path, capsys) -> None:
+    # 5 pods allowed, 5 used: 2 of this Job's pods are in the snapshot, 3 others are not.
+    doc = as_list(job(completions=10, parallelism=6), pod("report-a"), pod("report-b"), _team_quota(5, 5))
+    answer = _json(tmp_path, capsys, doc)
+    assert answer["sync"]["error"] == ('pods "report-" is forbidden: exceeded quota: team-pods, requested: pods=1, '
+                                       "used: pods=5, limited: pods=5")
+    assert answer["observed"]["quota"] == {"name": "team-pods", "resource": "pods", "hard": 5, "used": 5, "mine": 2,
+                                           "outside": 3}
+    assert any("2 by this Job's pods in the snapshot, 3 by pods the snapshot does not show" in a
+               for a in answer["assumptions"])
+
+
+def test_a_quota_without_status_used_counts_only_the_jobs_pods_and_says_so(tmp_path, capsys) -> None:
+    doc = as_list(job(completions=10, parallelism=6), pod("report-a"), pod("report-b"), _team_quota(4, None))
+    answer = _json(tmp_path, capsys, doc)
+    assert answer["sync"]["created"] and len(answer["sync"]["created"]) == 2
+    assert answer["sync"]["error"].endswith("used: pods=4, limited: pods=4")
+    assert any("its status.used is not in the snapshot, so only this Job's 2 non-finished pods are counted" in a
+               for a in answer["assumptions"])
+
+
+def test_a_forecast_names_the_snapshot_and_its_own_nodes_in_the_header(tmp_path, capsys) -> None:
+    doc = as_list(job(completions=2, parallelism=2), pod("report-a"), pod("report-b"))
+    status, out, err = _explain(tmp_path, capsys, doc, "--forecast", "--assume-duration", "10s")
+    assert status == 0, err
+    assert ("k8sjobs run: job.batch/report from the snapshot of 2025-06-02T08:00:05Z  seed=0  nodes=1x110 (worker-1)"
+            in out)
+
+
 def test_an_indexed_job_with_a_failed_index_fails_and_deletes_its_active_pods(tmp_path, capsys) -> None:
     doc = as_list(job(indexed=True, completions=3, parallelism=3, backoff_limit=100, backoffLimitPerIndex=0,
                       status={"active": 2, "startTime": "2025-06-02T08:00:00Z", "failedIndexes": ""}),

@@ -38,6 +38,15 @@ def test_every_view_draws_the_snapshot_run_at_its_first_and_last_cycles() -> Non
     assert history["report-a"].started == 5 and history["report-a"].created_in_cycle == 0
 
 
+def test_the_views_at_cycle_0_say_it_is_the_snapshot_not_the_jobs_creation() -> None:
+    state = ExplorerState.from_snapshot(TEXT, now="2025-06-02T08:01:00Z")
+    trace = state.run.trace
+    assert view_figure("timeline", trace, 0).layout.title.text.startswith(
+        "Pods of job.batch/report over time, up to the snapshot of 2025-06-02T08:01:00Z (t=60 s)")
+    assert "the snapshot of 2025-06-02T08:01:00Z (t=60 s)" in view_text("control_loop", trace, 0)
+    assert "before the first cycle" not in view_text("counts", trace, 0)
+
+
 def test_faults_fork_the_snapshot_run_and_reset_returns_to_the_snapshot() -> None:
     state = ExplorerState.from_snapshot(TEXT)
     state.step()
