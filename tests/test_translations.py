@@ -57,9 +57,6 @@ AWAITING = {
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
-        "12-pod-failure-policy",
-        "13-per-index-and-success-policy",
-        "14-tracking-and-conditions",
     },
     "ru": {
         "00-start-here",
