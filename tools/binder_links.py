@@ -1,10 +1,13 @@
-"""The Binder badges of the README, from the one place the repository address is set.
+"""The Binder badges of the READMEs, from the one place the repository address is set.
 
-    python3 tools/binder_links.py           # print the badge block
-    python3 tools/binder_links.py --write   # rewrite it in README.md
+    .venv/bin/python tools/binder_links.py           # print the badge blocks
+    .venv/bin/python tools/binder_links.py --write   # rewrite them in every README, and README.zh-TW.md
 
 The address is ``[project.urls] Repository`` in pyproject.toml (a GitHub repository URL).
-One badge opens JupyterLab on the start page, the other opens the start page as a Voila app.
+Every README (README.md in English, README.zh-CN.md, README.zh-TW.md, README.ru.md) has one
+block: a badge that opens JupyterLab on that language's start page, one that opens that start
+page as a Voila app, and the links to the READMEs of the other languages. README.zh-TW.md is
+generated from README.zh-CN.md with the converter of the zh-TW lessons (tools/translations.py).
 """
 
 from __future__ import annotations
@@ -18,6 +21,19 @@ ROOT = Path(__file__).resolve().parents[1]
 START = "notebooks/en/00-start-here.ipynb"
 BEGIN = "<!-- binder-badges: generated from [project.urls] Repository in pyproject.toml by tools/binder_links.py -->"
 END = "<!-- /binder-badges -->"
+LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
+README = {"en": "README.md", "zh-CN": "README.zh-CN.md", "zh-TW": "README.zh-TW.md", "ru": "README.ru.md"}
+NAMES = {"en": "English", "zh-CN": "简体中文", "zh-TW": "繁體中文", "ru": "Русский"}
+"""Each language named in itself (the language links)."""
+ALT = {
+    "en": ("Open the lessons in JupyterLab on Binder", "Open the start page as a Voilà app on Binder", "Languages: "),
+    "zh-CN": ("在 Binder 上用 JupyterLab 打开课程", "在 Binder 上以 Voilà 应用打开起始页", "其他语言："),
+    "ru": ("Открыть уроки в JupyterLab на Binder", "Открыть стартовую страницу как приложение Voilà на Binder",
+           "Другие языки: "),
+}
+"""The badges' alternative texts and the word before the language links (zh-TW: converted from zh-CN)."""
+VOILA_BADGE = "https://img.shields.io/badge/launch-Voil%C3%A0%20app-579aca"
+ZH_TW_NOTE = "<!-- generated from README.zh-CN.md by tools/binder_links.py --write: do not edit -->\n"
 
 
 def repository() -> str:
@@ -29,27 +45,82 @@ def repository() -> str:
     return m.group(1)
 
 
-def badges(repo: str | None = None) -> str:
-    """The README block: a JupyterLab badge and a Voila badge, both on the start page."""
+def start(language: str = "en") -> str:
+    """The start page of ``language``'s lessons, relative to the repository."""
+    return f"notebooks/{language}/00-start-here.ipynb"
+
+
+def _translations():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def _alt(language: str) -> tuple[str, str, str]:
+    if language == "zh-TW":
+        return tuple(_translations().convert_text(x) for x in ALT["zh-CN"])
+    return ALT[language]
+
+
+def badges(repo: str | None = None, language: str = "en") -> str:
+    """The README block of ``language``: a JupyterLab and a Voila badge on its start page, and
+    the links to the other languages' READMEs."""
     base = f"https://mybinder.org/v2/gh/{repo or repository()}/HEAD"
+    lab, voila, others = _alt(language)
+    links = " · ".join(NAMES[lang] if lang == language else f"[{NAMES[lang]}]({README[lang]})" for lang in LANGUAGES)
     return "\n".join([
         BEGIN,
-        f"[![Open the lessons in JupyterLab on Binder](https://mybinder.org/badge_logo.svg)]({base}?urlpath=lab/tree/{START})",
-        "[![Open the start page as a Voilà app on Binder](https://img.shields.io/badge/launch-Voil%C3%A0%20app-579aca)]"
-        f"({base}?urlpath=voila/render/{START})",
+        f"[![{lab}](https://mybinder.org/badge_logo.svg)]({base}?urlpath=lab/tree/{start(language)})",
+        f"[![{voila}]({VOILA_BADGE})]({base}?urlpath=voila/render/{start(language)})",
+        "",
+        f"{others}{links}",
         END,
     ])
 
 
+def with_badges(text: str, language: str, repo: str | None = None) -> str:
+    """``text`` (a README) with its badge block replaced by ``language``'s."""
+    begin, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[:begin] + badges(repo, language) + text[end:]
+
+
+def zh_tw_readme(zh_cn: str, repo: str | None = None) -> str:
+    """README.zh-TW.md: README.zh-CN.md through the zh-TW converter, pointing at the zh-TW lessons."""
+    text = _translations().convert_text(zh_cn)
+    text = text.replace("notebooks/zh-CN/00-start-here", "notebooks/zh-TW/00-start-here")
+    text = text.replace("tools/lessons.sh zh-CN", "tools/lessons.sh zh-TW")
+    return ZH_TW_NOTE + with_badges(text, "zh-TW", repo)
+
+
+def expected(repo: str | None = None) -> dict[Path, str]:
+    """Every README as it should be (those that exist, and README.zh-TW.md if README.zh-CN.md does)."""
+    out = {}
+    for language in LANGUAGES:
+        path = ROOT / README[language]
+        if language == "zh-TW":
+            source = ROOT / README["zh-CN"]
+            if source.exists():
+                out[path] = zh_tw_readme(with_badges(source.read_text(encoding="utf-8"), "zh-CN", repo), repo)
+        elif path.exists():
+            out[path] = with_badges(path.read_text(encoding="utf-8"), language, repo)
+    return out
+
+
 def main() -> int:
-    block = badges()
+    """Print the badge blocks, or (``--write``) rewrite the READMEs."""
     if "--write" not in sys.argv:
-        print(block)
+        print("\n\n".join(badges(language=lang) for lang in LANGUAGES))
         return 0
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    readme.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    for path, text in expected().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.name}")
     return 0
 
 

@@ -1,26 +1,46 @@
 #!/bin/sh
 # tools/lessons.sh -- set up (tools/setup.sh) and start the lessons in JupyterLab.
 #
-#   sh tools/lessons.sh [extra jupyter lab options, e.g. --no-browser]
+#   sh tools/lessons.sh [LANGUAGE] [extra jupyter lab options, e.g. --no-browser]
 #
-# Opens the start page notebooks/en/00-start-here.ipynb (the notebooks/ folder until it exists).
+# LANGUAGE: en (the default), zh-CN, zh-TW or ru. Opens that language's start page
+# notebooks/LANGUAGE/00-start-here.ipynb (its notebooks/LANGUAGE/ folder until the start page exists).
+# Anything else that does not start with "-" is refused with the list of languages.
+# K8SJOBS_DRY_RUN=1 prints what would open and exits (no setup, no server).
 # Binds to 127.0.0.1 only. Port: K8SJOBS_PORT, else the first free port from 8888. Token:
 # K8SJOBS_TOKEN, else a random one. The exact URL is printed before the server starts.
 # Stop with Ctrl-C (twice, or answer 'y').
 set -eu
 
+LANGUAGES="en zh-CN zh-TW ru"
+LANG_DIR=en
+case "${1:-}" in
+    en|zh-CN|zh-TW|ru) LANG_DIR=$1; shift ;;
+    ""|-*) ;;
+    *)
+        echo "lessons: unknown language '$1': choose one of: $LANGUAGES (e.g. sh tools/lessons.sh zh-CN)" >&2
+        exit 2 ;;
+esac
+
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 cd "$ROOT"
-sh tools/setup.sh
-
-VPY="$ROOT/.venv/bin/python"
-START=notebooks/en/00-start-here.ipynb
+START=notebooks/$LANG_DIR/00-start-here.ipynb
 if [ -f "$START" ]; then
     TARGET="lab/tree/$START"
+elif [ -d "notebooks/$LANG_DIR" ]; then
+    TARGET="lab/tree/notebooks/$LANG_DIR"
+    echo "lessons: $START is not translated yet; opening the notebooks/$LANG_DIR/ folder"
 else
     TARGET="lab/tree/notebooks"
     echo "lessons: $START does not exist yet; opening the notebooks/ folder"
 fi
+if [ -n "${K8SJOBS_DRY_RUN:-}" ]; then  # tests: say what would open, start nothing
+    echo "would open: $TARGET"
+    exit 0
+fi
+
+sh tools/setup.sh
+VPY="$ROOT/.venv/bin/python"
 
 PORT=${K8SJOBS_PORT:-$("$VPY" - <<'EOF'
 import socket
