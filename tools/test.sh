@@ -9,8 +9,10 @@
 #             `playwright install`. K8SJOBS_CHROMIUM=/path skips this stage.
 #   ruff      ruff check .
 #   pytest    python -m pytest (tests/, without tests/browser): unit + conformance
-#   nbval     every notebook under notebooks/ with pytest --nbval-lax --nbval-current-env
-#             and tests/nbval-sanitize.cfg (passes, saying so, while there are none)
+#   nbval     every notebook under notebooks/ (every language) with pytest --nbval-lax
+#             --nbval-current-env and tests/nbval-sanitize.cfg, one worker per CPU (pytest-xdist,
+#             --dist loadfile: a notebook's cells stay together, in order, in one kernel);
+#             passes, saying so, while there are none
 #   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
 #   binder    python -m pytest tests/binder (a fresh venv from binder/requirements.txt, as repo2docker
 #             builds it; the lessons executed in it; pins vs CI; peak memory vs Binder's 2 GB)
@@ -136,7 +138,7 @@ stage_nbval() {
     fi
     echo "$count notebook(s) under notebooks/"
     "$VPY" -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
-        --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
+        -n auto --dist loadfile --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
     junit_note "$RESULTS/nbval.xml"
 }
 
