@@ -69,7 +69,6 @@ AWAITING = {
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
-        "13-per-index-and-success-policy",
         "14-tracking-and-conditions",
     },
 }
