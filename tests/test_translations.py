@@ -47,7 +47,6 @@ t = _tool()
 # and 15 are done.
 AWAITING = {
     "zh-CN": {
-        "00-start-here",
         "01-why-jobs",
         "02-parallelism-and-completions",
         "03-work-queue",
@@ -59,7 +58,6 @@ AWAITING = {
         "09-actual-parallelism",
     },
     "ru": {
-        "00-start-here",
         "01-why-jobs",
         "02-parallelism-and-completions",
         "03-work-queue",
