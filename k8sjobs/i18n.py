@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+import unicodedata
 from pathlib import Path
 
 LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
@@ -128,6 +129,94 @@ def pgettext(context: str, message: str) -> str:
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a context."""
     return _t.npgettext(context, singular, plural, n)
+
+
+# ------------------------------------------------------------------ width of text in a monospace font
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font (a terminal, a ``<pre>`` twin, a golden file).
+
+    East Asian wide and fullwidth characters (Chinese, ``，：（）``) take two columns, combining
+    marks none, everything else one: ``len()`` would count ``周期`` as 2 where it takes 4.
+    Fixed-width tables pad with this (:func:`ljust`, :func:`rjust`) so a translated column
+    lines up with its numbers.
+    """
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded with spaces on the right to ``width`` display columns (see :func:`display_width`)."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` padded with spaces on the left to ``width`` display columns (see :func:`display_width`)."""
+    return " " * max(0, width - display_width(text)) + text
+
+
+_NO_BREAK_BEFORE = frozenset("，。、；：？！）》」』”’…·,.;:!?)]}%")
+"""Characters a line should not start with (closing punctuation), in the style of CJK line breaking."""
+_NO_BREAK_AFTER = frozenset("（《「『“‘([{")
+"""Characters a line should not end with (opening punctuation)."""
+
+
+def wrap_width(text: str, width: int) -> list[str]:
+    """Greedy wrap into lines of at most ``width`` display columns; longer Latin words stay whole.
+
+    Latin text breaks at spaces as usual; text with wide (Chinese) characters, which has no
+    spaces between words, may also break between two characters, but never before closing
+    punctuation such as ``，`` or ``）``.
+    """
+    lines: list[str] = []
+    cur, cur_w = "", 0
+    for piece in _break_pieces(text):
+        w = display_width(piece)
+        if piece == " ":
+            if cur:
+                cur, cur_w = cur + " ", cur_w + 1
+            continue
+        if cur.strip() and cur_w + w > width:
+            lines.append(cur.rstrip())
+            cur, cur_w = piece, w
+        else:
+            cur, cur_w = cur + piece, cur_w + w
+    if cur.strip():
+        lines.append(cur.rstrip())
+    return lines
+
+
+def _break_pieces(text: str) -> list[str]:
+    """``text`` cut where a line may break: spaces (kept as pieces), and after each wide character
+    unless closing punctuation follows (which stays glued to what it closes)."""
+    pieces: list[str] = []
+    cur = ""
+    for ch in text:
+        if ch == " ":
+            if cur:
+                pieces.append(cur)
+            pieces.append(" ")
+            cur = ""
+            continue
+        prev = cur[-1] if cur else ""
+        if not cur or ch in _NO_BREAK_BEFORE or prev in _NO_BREAK_AFTER:
+            cur += ch
+            continue
+        if unicodedata.east_asian_width(prev) in ("W", "F") or unicodedata.east_asian_width(ch) in ("W", "F"):
+            pieces.append(cur)
+            cur = ch
+        else:
+            cur += ch
+    if cur:
+        pieces.append(cur)
+    return pieces
 
 
 def _from_environment() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.serialize import format_time
-from ..i18n import _, ngettext, pgettext
+from ..i18n import _, ngettext, pgettext, rjust
 from .kubectl import describe_job, get_job, human_duration
 from .recorder import Trace
 from .records import Cycle
@@ -37,7 +37,9 @@ def cycle_header() -> str:
     term = pgettext("trace column", "TERM")
     # TRANSLATORS: a column title of the trace table: why the controller did what it did.
     why = pgettext("trace column", "WHY")
-    return f"{cycle:>5}  {t:>10}  {active:>6} {ready:>5} {succ:>5} {fail:>5} {term:>5}  {why}"
+    # rjust by display width: a translated title (周期) takes two columns per character.
+    return (f"{rjust(cycle, 5)}  {rjust(t, 10)}  {rjust(active, 6)} {rjust(ready, 5)} {rjust(succ, 5)} "
+            f"{rjust(fail, 5)} {rjust(term, 5)}  {why}")
 
 
 def cycle_line(c: Cycle) -> str:

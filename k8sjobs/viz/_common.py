@@ -18,7 +18,7 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from k8sjobs.i18n import N_, Nn_, _, get_language, ngettext
+from k8sjobs.i18n import N_, Nn_, _, display_width, get_language, ljust, ngettext, rjust, wrap_width
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -149,7 +149,14 @@ SUBTITLE_WIDTH = 140
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap into lines of at most ``width`` characters (longer words stay whole)."""
+    """Greedy word wrap into lines of at most ``width`` characters (longer words stay whole).
+
+    Text with Chinese in it is wrapped by display width and may break between characters
+    (:func:`k8sjobs.i18n.wrap_width`): it has no spaces to break at, and each character is
+    about as wide as two Latin letters.
+    """
+    if not text.isascii():
+        return wrap_width(text, width)
     lines: list[str] = []
     cur = ""
     for word in text.split(" "):
@@ -367,11 +374,12 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, right: Itera
     """
     rows = [[str(c) for c in r] for r in rows]
     heads = [str(h) for h in headers]
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
+    # Display width, not len(): a Chinese column title takes two columns per character.
+    widths = [max([display_width(h)] + [display_width(r[i]) for r in rows]) for i, h in enumerate(heads)]
     right = set(right)
 
     def line(cells: Sequence[str]) -> str:
-        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        out = [rjust(c, w) if i in right else ljust(c, w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "  ".join(out).rstrip()
 
     return "\n".join([line(heads), line(["-" * w for w in widths]), *(line(r) for r in rows)])

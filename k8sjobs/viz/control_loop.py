@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.i18n import N_, _, ngettext
+from k8sjobs.i18n import N_, _, display_width, ljust, ngettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -266,10 +266,10 @@ def text(trace: Trace, cycle: int) -> str:
     st = steps(trace, cycle)
     main, sub = _titles(trace, cycle, st)
     lines = [main, sub]
-    width = max(len(s.label) for s in st)
+    width = max(display_width(s.label) for s in st)
     for s in st:
         mark = ">>" if s.primary else ("* " if s.active else "  ")
-        lines.append(f"{mark} {s.label:<{width}}  {s.says}")
+        lines.append(f"{mark} {ljust(s.label, width)}  {s.says}")
     lines.append(_("(>> explains the cycle, * did something; the loop runs top to bottom and back to the informer)"))
     return "\n".join(lines) + "\n"
 
