@@ -67,7 +67,6 @@ AWAITING = {
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
-        "14-tracking-and-conditions",
     },
 }
 AWAITING["zh-TW"] = AWAITING["zh-CN"]
