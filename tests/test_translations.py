@@ -408,6 +408,9 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
     ("批处理作业", "批次處理作業"),
     ("超时", "逾時"),
     ("Pod 模板", "Pod 範本"),
+    ("允许失败的最大索引数与命令行参数", "允許失敗的最大索引數與命令列參數"),   # 3.2 #2, not inside 索引數
+    ("主进程退出；处理程序", "主處理程序退出；處理程序"),                      # 3.2 #2: process
+    ("succeeded 从不回退；最多只能", "succeeded 從不倒退；最多只能"),          # not back-off; 只 not 隻
 ])
 def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
     assert t.convert_text(zh_cn) == zh_tw

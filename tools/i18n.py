@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
+import re
 import string
 import sys
 from collections.abc import Iterable
@@ -135,10 +136,14 @@ def load_overrides(path: Path = OVERRIDES) -> list[tuple[str, str]]:
 
 
 def to_taiwan(text: str, converter, overrides: list[tuple[str, str]]) -> str:
-    """zh-CN text -> zh-TW: OpenCC ``s2twp`` (Taiwan phrases), then the reviewed overrides."""
+    """zh-CN text -> zh-TW: OpenCC ``s2twp`` (Taiwan phrases), then the reviewed overrides, in order.
+
+    An override whose first field starts with ``re:`` is a regular expression (for a word that must
+    not change inside a longer one: ``re:(?<!索)引數`` leaves 索引數 alone).
+    """
     out = converter.convert(text)
     for src, dst in overrides:
-        out = out.replace(src, dst)
+        out = re.sub(src[3:], dst, out) if src.startswith("re:") else out.replace(src, dst)
     return out
 
 
