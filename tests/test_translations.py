@@ -413,3 +413,46 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
 ])
 def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
     assert t.convert_text(zh_cn) == zh_tw
+
+
+# ----------------------------------------------------------------------------- prose and dashboard agree
+
+LABEL = re.compile(r"\*\*([^*\n]+)\*\*\s*[（(]([^）)\n]+)[）)]")
+"""A control named in a lesson's prose: **单步**（Step）, **Шаг** (Step)."""
+
+
+def catalog(language: str) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    locale = language.replace("-", "_")
+    with open(ROOT / "k8sjobs" / "locale" / locale / "LC_MESSAGES" / "k8sjobs.po", "rb") as fh:
+        cat = read_po(fh, locale=locale)
+    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.context}
+
+
+def mismatched_labels(text: str, words: dict[str, str]) -> list[str]:
+    """Controls named as **translation** (English) whose translation is not the catalog's."""
+    found = []
+    for said, english in LABEL.findall(text):
+        pairs = list(zip(said.split(" / "), english.split(" / "))) if said.count(" / ") == english.count(" / ") \
+            else [(said, english)]
+        for mine, msgid in pairs:
+            if msgid in words and mine.strip() != words[msgid]:
+                found.append(f"**{mine.strip()}** ({msgid}): the dashboard says {words[msgid]!r}")
+    return found
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_a_lesson_names_the_dashboards_controls_as_the_dashboard_does(language: str) -> None:
+    words = catalog(language)
+    problems = [f"{path.relative_to(ROOT)}: {p}" for path in t.translations((language,))
+                for p in mismatched_labels(path.read_text(encoding="utf-8"), words)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_label_check_compares_each_part_of_a_pair_with_the_catalog() -> None:
+    words = {"Back": "后退", "Step": "单步", "Apply": "应用"}
+    assert mismatched_labels("按 **后退 / 单步**（Back / Step），然后**应用**（Apply）。", words) == []
+    assert mismatched_labels("按 **下一步**（Step）与 **后退 / 前进**（Back / Step）", words) == [
+        "**下一步** (Step): the dashboard says '单步'", "**前进** (Step): the dashboard says '单步'"]
+    assert mismatched_labels("**事件**（event）", words) == [], "a word that is no control of ours"
