@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
 LOCK = BINDER / "requirements.txt"
 LESSONS = sorted((ROOT / "notebooks" / "en").glob("[0-9][0-9]-*.ipynb"))
+# The other languages' start pages, which their READMEs' Binder badges open (their catalogs included).
+LESSONS += [p for lang in ("zh-CN", "zh-TW", "ru") if (p := ROOT / "notebooks" / lang / "00-start-here.ipynb").exists()]
 REPORT = ROOT / "artifacts" / "binder" / "report.json"
 BINDER_MEMORY = 2 * 1024**3
 PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==([^\s;#]+)")
@@ -134,15 +136,21 @@ def test_the_binder_environment_has_exactly_the_pins(binder_python: Path) -> Non
     assert frozen == pins(LOCK)
 
 
+def _name(path: str) -> str:
+    """``01-why-jobs.ipynb`` for an English lesson, ``zh-CN/00-start-here.ipynb`` for another language."""
+    p = Path(path)
+    return p.name if p.parent.name == "en" else f"{p.parent.name}/{p.name}"
+
+
 def test_the_start_page_and_every_lesson_run_in_the_binder_environment_well_under_2_gb(binder_python: Path) -> None:
     assert LESSONS and LESSONS[0].name == "00-start-here.ipynb"
     proc = subprocess.run([str(binder_python), "-c", RUNNER, *map(str, LESSONS)], capture_output=True, text=True,
                           check=False, timeout=1800, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    errors = {Path(p).name: r["errors"] for p, r in result.items() if isinstance(r, dict) and r["errors"]}
+    errors = {_name(p): r["errors"] for p, r in result.items() if isinstance(r, dict) and r["errors"]}
     assert not errors, f"cells raised errors in the Binder environment: {errors}"
-    peaks = {Path(p).name: r["kernel_peak_kib"] for p, r in result.items() if isinstance(r, dict)}
+    peaks = {_name(p): r["kernel_peak_kib"] for p, r in result.items() if isinstance(r, dict)}
     assert all(isinstance(v, int) and v > 0 for v in peaks.values()), f"a kernel did not report its peak: {peaks}"
     kernel_peak = max(peaks.values()) * 1024
     runner = result["runner_peak_kib"] * 1024
