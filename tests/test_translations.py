@@ -47,7 +47,6 @@ t = _tool()
 # and 15 are done.
 AWAITING = {
     "zh-CN": {
-        "04-indexed-jobs",
         "05-slow-start",
         "06-expectations",
         "07-failures-and-backoff",
