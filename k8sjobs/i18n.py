@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext as _gettext
 import os
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
@@ -129,6 +130,30 @@ def pgettext(context: str, message: str) -> str:
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a context."""
     return _t.npgettext(context, singular, plural, n)
+
+
+# ------------------------------------------------------------------ joining pieces of a sentence
+
+
+def join_list(items: Iterable[str]) -> str:
+    """Items of a list in a sentence, joined as the language does: ``3 running, 2 succeeded`` in
+    English, ``3 个运行中、2 个成功`` in Chinese (the separator is a catalog message)."""
+    # TRANSLATORS: joins the items of a list inside a sentence ("3 running, 2 succeeded", pod names,
+    # batch sizes "1, 2, 2"); keep the space if your language puts one after the mark.
+    return pgettext("list separator", ", ").join(items)
+
+
+def join_clauses(clauses: Iterable[str]) -> str:
+    """Clauses of one sentence (a view's subtitle), joined with the language's semicolon."""
+    # TRANSLATORS: joins the clauses of a view's subtitle ("5 pods: 5 succeeded; ticks at the top mark
+    # reconcile cycles"); keep the space if your language puts one after the mark.
+    return pgettext("clause separator", "; ").join(clauses)
+
+
+def join_sentences(sentences: Iterable[str]) -> str:
+    """Sentences (each without its final stop) joined with the language's full stop and space."""
+    # TRANSLATORS: ends one sentence and starts the next ("2 pods deleted from the top. The cut: ...").
+    return pgettext("sentence separator", ". ").join(sentences)
 
 
 # ------------------------------------------------------------------ width of text in a monospace font

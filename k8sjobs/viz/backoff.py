@@ -24,7 +24,7 @@ from k8sjobs.controller.backoff_utils import (
     MAX_JOB_POD_FAILURE_BACKOFF,
     backoff_delay,
 )
-from k8sjobs.i18n import N_, _, ngettext, pgettext
+from k8sjobs.i18n import N_, _, join_clauses, join_list, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
@@ -241,7 +241,7 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
         latest = _("Latest: failure {n} at {t} s → new pod not before {next} s ({status})")
     sub += latest.format(**values)
     if s.job_failed_at is not None:
-        sub += "; " + _("the Job failed at {t} s").format(t=secs(s.job_failed_at))
+        sub = join_clauses([sub, _("the Job failed at {t} s").format(t=secs(s.job_failed_at))])
     return main, sub
 
 
@@ -430,7 +430,7 @@ def text(trace: Trace, cycle: int) -> str:
         lines.append(table(heads, rows, right=(0, 2, 3, 4, 6)))
     if s.resets:
         shown = s.resets[-10:]
-        items = ", ".join(_("{pod} at {t} s").format(pod=n, t=secs(r)) for r, n, _i in shown)
+        items = join_list(_("{pod} at {t} s").format(pod=n, t=secs(r)) for r, n, _i in shown)
         if len(s.resets) > len(shown):
             if s.per_index:
                 line = _("Successes (per index, they end the index's backoff): {n}, the latest: {items}")
@@ -442,7 +442,7 @@ def text(trace: Trace, cycle: int) -> str:
             line = _("Successes (each resets the failure count to 0): {items}")
         lines.append(line.format(n=len(s.resets), items=items))
     if s.waits:
-        lines.append(_("Syncs that waited: {items}").format(items="; ".join(
+        lines.append(_("Syncs that waited: {items}").format(items=join_clauses(
             _("cycle {cycle} at {t} s waits {seconds} s").format(cycle=w.cycle, t=secs(w.t), seconds=secs(w.remaining))
             for w in s.waits)))
     if s.job_failed_at is not None:

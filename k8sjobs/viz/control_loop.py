@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.i18n import N_, _, display_width, ljust, ngettext
+from k8sjobs.i18n import N_, _, display_width, join_clauses, join_list, ljust, ngettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -112,7 +112,7 @@ def _cluster_between(trace: Trace, c: Cycle) -> tuple[str, bool]:
     del t0
     if not parts:
         return _("no pod changes since the last cycle"), False
-    return _("since the last cycle, pods: {changes}").format(changes=", ".join(parts)), True
+    return _("since the last cycle, pods: {changes}").format(changes=join_list(parts)), True
 
 
 def steps(trace: Trace, cycle: int) -> list[Step]:
@@ -133,10 +133,11 @@ def steps(trace: Trace, cycle: int) -> list[Step]:
         says["informer"] = _("cache read")
     active["informer"] = True
     if not c.satisfied:
-        says["informer"] += "; " + _("still missing {creations} and {deletions}").format(
-            creations=plural(c.expectations[0], "creation"), deletions=plural(c.expectations[1], "deletion"))
-    nxt = "; " + _("next sync in {seconds} s").format(seconds=secs(c.requeue_after)) if c.requeue_after else ""
-    says["queue"] = _why_run(trace, c) + nxt
+        says["informer"] = join_clauses([says["informer"], _("still missing {creations} and {deletions}").format(
+            creations=plural(c.expectations[0], "creation"), deletions=plural(c.expectations[1], "deletion"))])
+    says["queue"] = _why_run(trace, c)
+    if c.requeue_after:
+        says["queue"] = join_clauses([says["queue"], _("next sync in {seconds} s").format(seconds=secs(c.requeue_after))])
     active["queue"] = True
     says["sync"] = _short(head.reason, 90)
     active["sync"] = True
@@ -153,7 +154,7 @@ def steps(trace: Trace, cycle: int) -> list[Step]:
         writes.append(_("status written ({n}x)").format(n=status_writes))
     if c.find("status.write_failed"):
         writes.append(_("a status write failed (conflict)"))
-    says["api"] = ", ".join(writes) if writes else _("no writes")
+    says["api"] = join_list(writes) if writes else _("no writes")
     active["api"] = bool(writes)
     says["kubelet"], active["kubelet"] = _cluster_between(trace, c)
     rules = set(c.rules())

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.controller.active_pods import ORDER_RULES, PRESTEP_RULES, why_sentence
-from k8sjobs.i18n import N_, _, pgettext
+from k8sjobs.i18n import N_, _, join_clauses, join_sentences, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, Decision
 
@@ -186,12 +186,12 @@ def _titles(trace: Trace, k: int, t: float, r: Ranking) -> tuple[str, str]:
         active=r.active, want=r.want, pods=plural(r.deleted, "pod"), mark=MARK)
     pre = [x for x in r.rows if x.prestep]
     if pre:
-        sub += "; " + _("{pods} removed first by the Indexed pre-step").format(pods=plural(len(pre), "pod"))
+        sub = join_clauses([sub, _("{pods} removed first by the Indexed pre-step").format(pods=plural(len(pre), "pod"))])
     cut = r.cut
     if cut is not None:
         # TRANSLATORS: {rule} is a deletion-order rule id such as not-ready-first (stays English).
-        sub += ". " + _("The cut: {pod} goes before the first kept pod by rule {rule}").format(pod=cut.name,
-                                                                                              rule=cut.rule)
+        sub = join_sentences([sub, _("The cut: {pod} goes before the first kept pod by rule {rule}").format(
+            pod=cut.name, rule=cut.rule)])
     return main, sub
 
 

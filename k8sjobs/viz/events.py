@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.i18n import _
+from k8sjobs.i18n import _, join_clauses
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import EventRecord
 from k8sjobs.trace.text import human_duration
@@ -67,7 +67,7 @@ def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: 
     sub = _("{events} in {rows}, {warnings} shown; ages are relative to that cycle").format(
         events=plural(total, "event"), rows=plural(len(rs) + dropped, "row"), warnings=plural(warnings, "warning"))
     if dropped:
-        sub += "; " + _("the {rows} not shown").format(rows=plural(dropped, "oldest row"))
+        sub = join_clauses([sub, _("the {rows} not shown").format(rows=plural(dropped, "oldest row"))])
     return main, sub
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT
-from k8sjobs.i18n import _, ngettext, pgettext
+from k8sjobs.i18n import _, join_clauses, join_sentences, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -148,11 +148,12 @@ def _titles(trace: Trace, k: int, t: float, rows: list[CycleRow]) -> tuple[str, 
     if rows:
         r = rows[-1]
         # TRANSLATORS: {creations} is "2 creations", {deletions} "1 deletion".
-        sub += ". " + _("After cycle {cycle}: {creations} and {deletions} still expected").format(
+        after = _("After cycle {cycle}: {creations} and {deletions} still expected").format(
             cycle=r.cycle, creations=plural(r.add[1], "creation"), deletions=plural(r.dele[1], "deletion"))
         if r.expires_at is not None:
-            sub += "; " + _("the record expires at t={t} s ({minutes} min)").format(
-                t=secs(r.expires_at), minutes=int(EXPECTATIONS_TIMEOUT // 60))
+            after = join_clauses([after, _("the record expires at t={t} s ({minutes} min)").format(
+                t=secs(r.expires_at), minutes=int(EXPECTATIONS_TIMEOUT // 60))])
+        sub = join_sentences([sub, after])
     return main, sub
 
 

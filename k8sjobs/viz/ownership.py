@@ -19,7 +19,7 @@ from typing import Any
 import networkx as nx
 
 from k8sjobs.api.types import Phase, Pod
-from k8sjobs.i18n import N_, _, pgettext
+from k8sjobs.i18n import N_, _, join_clauses, join_list, pgettext
 from k8sjobs.trace.recorder import Trace, WorldState
 from k8sjobs.trace.records import pod_index
 
@@ -188,14 +188,14 @@ def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
         elif d.get("kind") == "group":
             counts[d["outcome"]] += d["count"]
     n_nodes = sum(1 for _n, d in g.nodes(data=True) if d.get("kind") == "node")
-    parts = ", ".join(plural(v, o) for o, v in counts.items() if v)
+    parts = join_list(plural(v, o) for o, v in counts.items() if v)
     pods, nodes = plural(g.graph["pods"], "pod"), plural(n_nodes, "node")
     # TRANSLATORS: {pods} is "5 pods", {outcomes} "3 running, 2 succeeded", {nodes} "3 nodes".
     sub = (_("{pods} ({outcomes}) on {nodes}") if parts else _("{pods} on {nodes}")).format(
         pods=pods, outcomes=parts, nodes=nodes)
     if g.graph["grouped"]:
-        sub += "; " + _("more than {n} pods, so pods are grouped by node and phase").format(n=GROUP_ABOVE)
-    sub += "; " + _("solid edges: ownerReference (controller), dotted: scheduled on (spec.nodeName)")
+        sub = join_clauses([sub, _("more than {n} pods, so pods are grouped by node and phase").format(n=GROUP_ABOVE)])
+    sub = join_clauses([sub, _("solid edges: ownerReference (controller), dotted: scheduled on (spec.nodeName)")])
     return main, sub
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.i18n import Nn_, _, ngettext, pgettext
+from k8sjobs.i18n import Nn_, _, join_clauses, join_list, join_sentences, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -138,7 +138,7 @@ def _titles(trace: Trace, k: int, t: float, lad: Ladder) -> tuple[str, str]:
     else:
         main = _("Slow start of {job} in cycle {cycle} (t={t} s)").format(job=job_ref(trace), cycle=c.index,
                                                                           t=secs(c.t))
-    sizes = ", ".join(str(b.size) for b in lad.batches)
+    sizes = join_list(str(b.size) for b in lad.batches)
     if lad.failed:
         # TRANSLATORS: {pods} is "5 pods"; {sizes} lists batch sizes "1, 2, 2".
         head = _("{pods} planned in batches {sizes}: {created} created, {failed} failed")
@@ -149,9 +149,9 @@ def _titles(trace: Trace, k: int, t: float, lad: Ladder) -> tuple[str, str]:
         clauses.append(ngettext("batch {batch} had a failed create, so {n} pod was skipped",
                                 "batch {batch} had a failed create, so {n} pods were skipped", lad.skipped).format(
             batch=lad.stopped_at, n=lad.skipped))
-    sub = "; ".join(clauses) + ". " + _("Creations expected: {before} before the sync, {set} set by it, {after} "
-                                        "after it").format(before=lad.expect_before, set=lad.expect_set,
-                                                           after=lad.expect_after)
+    sub = join_sentences([join_clauses(clauses), _("Creations expected: {before} before the sync, {set} set by it, "
+                                                    "{after} after it").format(
+        before=lad.expect_before, set=lad.expect_set, after=lad.expect_after)])
     return main, sub
 
 

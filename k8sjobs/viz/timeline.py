@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from k8sjobs.i18n import _, pgettext
+from k8sjobs.i18n import _, join_clauses, join_list, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
@@ -210,7 +210,7 @@ def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], w
     parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
     # TRANSLATORS: {pods} is "1,200 pods"; {outcomes} lists counts by outcome ("3 running, 2 failed").
     sub = _("{pods} ({outcomes}) are more than {limit} bars: counts per {width}-s bin; above the axis pods "
-            "alive, below it pods that ended").format(pods=plural(len(pods), "pod"), outcomes=", ".join(parts),
+            "alive, below it pods that ended").format(pods=plural(len(pods), "pod"), outcomes=join_list(parts),
                                                       limit=AGGREGATE_ABOVE, width=secs(width))
     return main, sub
 
@@ -221,12 +221,12 @@ def _titles(trace: Trace, k: int, t: float, n: int, counts: dict[str, int]) -> t
     sub = plural(n, "pod")
     if parts:
         # TRANSLATORS: "{pods}: {outcomes}" as in "5 pods: 3 running, 2 succeeded".
-        sub = _("{pods}: {outcomes}").format(pods=sub, outcomes=", ".join(parts))
+        sub = _("{pods}: {outcomes}").format(pods=sub, outcomes=join_list(parts))
     clauses = [sub]
     if _indexed(trace):
         clauses.append(_("bars labelled by completion index"))
     clauses.append(_("ticks at the top mark reconcile cycles"))
-    sub = "; ".join(clauses)
+    sub = join_clauses(clauses)
     return main, sub
 
 
