@@ -54,7 +54,6 @@ AWAITING = {
         "09-actual-parallelism",
     },
     "ru": {
-        "01-why-jobs",
         "02-parallelism-and-completions",
         "03-work-queue",
         "04-indexed-jobs",
