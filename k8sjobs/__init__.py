@@ -8,6 +8,10 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
 * :func:`render_trace` — stable text of a run; :func:`describe_job`, :func:`get_job` — what
   ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print.
+* :func:`explain` — what the Job controller does next with a real Job, and why: give it what
+  ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` printed (text or a
+  path); :func:`load_snapshot` reads such a snapshot, :func:`example_snapshot` returns the
+  ones lesson 15 uses, :func:`redact_snapshot` strips what may hold secrets before it is shared.
 * :func:`set_language`, :func:`get_language` — the language of everything shown
   (``"en"``, ``"zh-CN"``, ``"zh-TW"``, ``"ru"``).
 * :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
@@ -25,9 +29,12 @@ from __future__ import annotations
 from typing import Any
 
 from .api.errors import DecodeError, FieldError, InvalidError
+from .api.snapshot import EXAMPLE_SNAPSHOTS, Snapshot, example_snapshot, load_snapshot
 from .i18n import LANGUAGES, get_language, set_language
 from .sim import SimConfig, Simulation, SimulationError, load_job, validate
 from .trace import Run, Trace, describe_job, get_job, render_trace
+from .trace.explain import Explanation, explain
+from .trace.redact import Redaction, redact_snapshot
 
 __version__ = "0.1.0"
 
@@ -58,21 +65,29 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DecodeError",
+    "EXAMPLE_SNAPSHOTS",
     "Exercise",
+    "Explanation",
     "Explorer",
     "FieldError",
     "InvalidError",
     "LANGUAGES",
+    "Redaction",
     "Run",
     "SimConfig",
     "Simulation",
     "SimulationError",
+    "Snapshot",
     "Trace",
     "VIEWS",
     "describe_job",
+    "example_snapshot",
+    "explain",
     "get_job",
     "get_language",
     "load_job",
+    "load_snapshot",
+    "redact_snapshot",
     "render_trace",
     "set_language",
     "validate",

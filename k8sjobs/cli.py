@@ -17,6 +17,8 @@ COMMANDS = {
     "validate": N_("check a Job manifest as the API server would (defaulting + validation)"),
     "run": N_("simulate a Job manifest on an in-memory cluster and print the trace"),
     "explain": N_("say what the Job controller does next with a real Job (kubectl get -o yaml), and why"),
+    "redact": N_("print a snapshot (kubectl get -o yaml/json) with only what explain reads: no env, commands, "
+                 "secrets"),
 }
 """Sub-command -> its help (marked; shown with ``_()``)."""
 

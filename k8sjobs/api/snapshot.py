@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
+import os
 import statistics
 import typing
 from collections import Counter
@@ -222,6 +224,58 @@ def _run_time(pod: Pod) -> float | None:
 
 
 # ----------------------------------------------------------------------------- reading
+
+
+EXAMPLE_SNAPSHOTS = ("backoff", "quota", "indexed")
+"""The example snapshots that ship with k8sjobs (lesson 15): a Job in back-off, a Job held below
+``parallelism`` by a ResourceQuota, an Indexed Job with a failed index."""
+
+
+def example_snapshot(name: str) -> str:
+    """The text of an example snapshot (one of :data:`EXAMPLE_SNAPSHOTS`), as kubectl printed it.
+
+    They are built from simulations by ``tools/lesson_snapshots.py`` and dressed as a real API
+    server returns objects; they ship inside the package, so they work without the repository
+    (Binder, JupyterLite).
+    """
+    if name not in EXAMPLE_SNAPSHOTS:
+        raise ValueError(_("example snapshot {name!r}: there are {names}").format(
+            name=name, names=", ".join(EXAMPLE_SNAPSHOTS)))
+    from importlib.resources import files
+
+    return (files("k8sjobs") / "snapshots" / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
+                  now: str | float | None = None) -> Snapshot:
+    """A :class:`Snapshot` from what kubectl printed: its text (YAML or JSON), a path to the file,
+    the parsed document, or a Snapshot (returned as it is).
+
+    A one-line string ending in ``.yaml``, ``.yml`` or ``.json`` that names an existing file is
+    read from that file. ``job`` and ``now`` as for :func:`read_snapshot`. Raises
+    :class:`~k8sjobs.api.errors.DecodeError` (a ValueError) with one clear reason.
+    """
+    if isinstance(snapshot, Snapshot):
+        return snapshot
+    source = "<snapshot>"
+    if isinstance(snapshot, (str, os.PathLike)) and (isinstance(snapshot, os.PathLike) or (
+            "\n" not in snapshot.strip() and snapshot.strip().lower().endswith((".yaml", ".yml", ".json")))):
+        source = os.fspath(snapshot).strip()
+        try:
+            size = os.stat(source).st_size
+        except OSError as exc:
+            raise DecodeError(f"{source}: {exc.strerror or exc}") from None
+        if size > MAX_SNAPSHOT_BYTES:
+            raise DecodeError(_("{source}: {size} bytes: larger than the {limit} bytes a snapshot may have").format(
+                source=source, size=f"{size:,}", limit=f"{MAX_SNAPSHOT_BYTES:,}"))
+        with open(source, "rb") as f:
+            snapshot = f.read()
+    elif isinstance(snapshot, dict):
+        snapshot = json.dumps(snapshot)
+    elif not isinstance(snapshot, (str, bytes)):
+        raise TypeError(_("snapshot: expected YAML or JSON text, a path, a dict or a Snapshot, got {type}").format(
+            type=type(snapshot).__name__))
+    return read_snapshot(snapshot, source, job=job, now=now)
 
 
 def read_snapshot(data: bytes | str, source: str = "<snapshot>", *, job: str | None = None,
@@ -759,5 +813,5 @@ def _shift(obj: Any, delta: float) -> Any:
     return replace(obj, **changes) if changes else obj
 
 
-__all__ = ["DEFAULT_ASSUMED_DURATION", "MAX_SNAPSHOT_BYTES", "MAX_SNAPSHOT_PODS", "SNAPSHOT_COMMAND", "Ignored",
-           "LeftOut", "PodQuota", "Snapshot", "read_snapshot"]
+__all__ = ["DEFAULT_ASSUMED_DURATION", "EXAMPLE_SNAPSHOTS", "MAX_SNAPSHOT_BYTES", "MAX_SNAPSHOT_PODS", "SNAPSHOT_COMMAND",
+           "Ignored", "LeftOut", "PodQuota", "Snapshot", "example_snapshot", "load_snapshot", "read_snapshot"]

@@ -416,9 +416,25 @@ def _check_depth(value: Any, limit: int = MAX_EXPANDED_NODES) -> None:
             stack.extend((x, depth + 1) for x in v)
 
 
+def _json_stream(text: str) -> list[Any] | None:
+    """The JSON values of ``text`` one after the other (whitespace between them), or None if it is not that."""
+    decoder = json.JSONDecoder(parse_constant=_json_constant)
+    out, i, n = [], 0, len(text)
+    while True:
+        while i < n and text[i] in " \t\r\n":
+            i += 1
+        if i == n:
+            return out
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except ValueError:
+            return None
+        out.append(value)
+
+
 def load_documents(data: bytes | str, source: str = "<input>", *, max_bytes: int, max_nodes: int,
                    too_large: str) -> list[Any]:
-    """Read every YAML document (or the one JSON document) of ``data``; raise DecodeError.
+    """Read every YAML document (or the JSON documents, one after the other) of ``data``; raise DecodeError.
 
     The same safe loader and rules as :func:`load_document`, with other bounds: at most
     ``max_bytes`` bytes (``too_large`` says why, after "larger than N bytes, ") and
@@ -434,6 +450,12 @@ def load_documents(data: bytes | str, source: str = "<input>", *, max_bytes: int
                 return [json.loads(text, parse_constant=_json_constant)]
             except _ManifestError:
                 raise
+            except json.JSONDecodeError as exc:
+                # Several JSON documents one after the other (two `kubectl get -o json` into one file).
+                stream = _json_stream(text) if exc.msg == "Extra data" else None
+                if stream is not None:
+                    return stream
+                return _load_yaml_documents(text, max_nodes, FastManifestLoader)
             except ValueError:
                 # flow-style YAML is not always JSON
                 return _load_yaml_documents(text, max_nodes, FastManifestLoader)

@@ -24,7 +24,7 @@ from ..cluster.workload import parse_go_duration
 from ..i18n import _
 from ..sim import SimConfig, SimulationError
 from ..trace.explain import explain
-from ..trace.run import DEFAULT_MAX_CYCLES, Run
+from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
 from .run import FOREVER, progress_note, run_to_json
 
@@ -102,9 +102,8 @@ def handle(args: argparse.Namespace) -> int:
         answer = explain(snapshot, config)
         run = None
         if args.forecast:
-            ahead = snapshot.assuming(duration)
-            horizon = args.until if args.until is not None else FOREVER
-            run = Run(ahead, config, max_time=ahead.now + horizon, max_cycles=args.max_cycles)
+            run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles)
+            ahead = run.source
     except DecodeError as exc:
         return _fail(exc.render())
     except InvalidError as exc:

@@ -1154,6 +1154,9 @@ class JobController:
                     return active, None
             diff = len(indexes_to_add)
             if diff == 0:
+                failed = str(ctx.failed_indexes) if ctx.failed_indexes is not None and ctx.failed_indexes.total() else ""
+                self._say("create.no_pending_index", job=key, case="failed" if failed else "", want=want_active,
+                          active=active, failed_indexes=failed)
                 return active, None
 
         self.expectations.expect_creations(key, diff)

@@ -16,17 +16,22 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.serialize import to_dict
-from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot
+from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
 from ..controller import backoff_utils as bu
 from ..i18n import _, ngettext
 from ..sim import SimConfig, Simulation
 from .recorder import Recorder
 from .records import Cycle, Decision
+from .run import DEFAULT_MAX_CYCLES, Run
+
+FOREVER = 365 * 24 * 3600.0
+"""A forecast without ``until`` runs until the Job finishes (at most a simulated year)."""
 
 _TERMINAL = (Phase.SUCCEEDED, Phase.FAILED)
 _HIDDEN = {"sync.observed"}
@@ -66,6 +71,32 @@ class Explanation:
     uncounted: list[str]
     uncounted_in_status: dict[str, list[str]]
     warnings: list[str] = field(default_factory=list)
+    config: SimConfig = field(default_factory=SimConfig)
+
+    def __str__(self) -> str:
+        return self.render_text()
+
+    def __repr__(self) -> str:
+        return f"<Explanation of {self.snapshot.key} at {self.snapshot.real_time(self.snapshot.now)}>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # IPython shows the text answer when an explanation is a cell's last expression.
+        printer.text(self.render_text())
+
+    def forecast(self, assume_duration: float | None = None, *, until: float | None = None,
+                 max_cycles: int | None = None) -> Run:
+        """The Job played forward in the simulated cluster from the snapshot (a :class:`~k8sjobs.trace.Run`).
+
+        Running pods end after the duration their ``sim.k8sjobs.io`` annotations give, else
+        after ``assume_duration`` seconds from their start (default: the median run time of
+        the snapshot's succeeded pods, else 60 s) and succeed. ``until``: stop this many
+        simulated seconds after the snapshot (default: when the Job finishes). Cycle 1 of the
+        run is the sync this explanation describes.
+        """
+        ahead = self.snapshot.assuming(assume_duration)
+        horizon = ahead.now + (until if until is not None else FOREVER)
+        return Run(ahead, self.config, max_time=horizon,
+                   max_cycles=max_cycles if max_cycles is not None else DEFAULT_MAX_CYCLES)
 
     # ------------------------------------------------------------------ reading
 
@@ -364,8 +395,20 @@ def _warnings(snapshot: Snapshot, observed: dict[str, Any]) -> list[str]:
     return out
 
 
-def explain(snapshot: Snapshot, config: SimConfig | None = None) -> Explanation:
-    """Run the controller's next sync on ``snapshot`` and collect what it did (see the module docstring)."""
+def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
+            job: str | None = None, now: str | float | None = None) -> Explanation:
+    """Run the controller's next sync on a real Job's snapshot and say what it did, and why.
+
+    ``snapshot`` is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml``
+    (or ``-o json``) printed: its text, a path to the file, the parsed document, or a
+    :class:`~k8sjobs.api.snapshot.Snapshot`. ``job`` chooses the Job (``NAME`` or
+    ``NAMESPACE/NAME``) when there are several; ``now`` (RFC 3339) is when the sync happens
+    (default: the latest time recorded in the snapshot). ``print()`` the answer for the text
+    ``python -m k8sjobs explain`` prints; :meth:`Explanation.to_json` is the JSON for scripts;
+    :meth:`Explanation.forecast` plays the Job forward. Bad input raises
+    :class:`~k8sjobs.api.errors.DecodeError` naming the object and field.
+    """
+    snapshot = load_snapshot(snapshot, job=job, now=now)
     # Building the world makes a few objects per pod, none of them cyclic: the cyclic
     # collector would only walk the whole snapshot again and again (most of the time of a
     # 10,000-pod explain), so it waits until the answer is ready.
@@ -400,7 +443,8 @@ def _explain(snapshot: Snapshot, config: SimConfig | None) -> Explanation:
         deleted=list(result.deleted), finalizer_removals=result.finalizer_patches,
         requeue_after=None if requeue is None else requeue - sim.clock.now(),
         retry_after_error=result.error is not None, error=result.error, backoff=store.built,
-        uncounted=uncounted, uncounted_in_status=in_status, warnings=_warnings(snapshot, cycle.observed))
+        uncounted=uncounted, uncounted_in_status=in_status, warnings=_warnings(snapshot, cycle.observed),
+        config=sim.config)
 
 
-__all__ = ["Explanation", "explain"]
+__all__ = ["FOREVER", "Explanation", "explain"]

@@ -219,6 +219,13 @@ REASONS: dict[str, Template | dict[str, Template]] = {
                           "waiting {delay:g} s: backoff after {failures} failures (delay {backoff:g} s since the "
                           "last failure at t={last_failure:g} s)"), "failures"),
     "backoff.wait_index": T(N_("waiting {delay:g} s: every pending index is in its per-index backoff")),
+    # TRANSLATORS: an Indexed Job wants more pods, but no index is left to start. {failed_indexes} lists
+    # failed indexes as intervals, e.g. "2" or "1,3-5".
+    "create.no_pending_index": {
+        "": T(N_("no pod to create: every index is running or has succeeded")),
+        "failed": T(N_("no pod to create: every index is running, has succeeded or has failed (failed indexes "
+                       "{failed_indexes}); a failed index is not retried")),
+    },
     "create.plan": T(Nn_("creating {count} pod in slow-start batches 1, 2, 4, ...",
                          "creating {count} pods in slow-start batches 1, 2, 4, ..."), "count"),
     "create.slow_start_batch": {

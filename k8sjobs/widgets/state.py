@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from ..api.errors import DecodeError, InvalidError
-from ..api.snapshot import Snapshot, read_snapshot
+from ..api.snapshot import Snapshot, load_snapshot
 from ..api.types import Job, Phase
 from ..i18n import N_, _, ngettext
 from ..sim import ACTIONS, DEFAULT_MAX_TIME, SimConfig, SimulationError, load_job, yamlio_dump
@@ -92,26 +92,6 @@ def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
         return yaml.safe_dump(manifest, sort_keys=False)
     raise TypeError(_("manifest: expected YAML text, a path, a dict or a Job, got {type}").format(
         type=type(manifest).__name__))
-
-
-def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
-                  now: str | None = None) -> Snapshot:
-    """A :class:`~k8sjobs.api.snapshot.Snapshot` from what kubectl printed: text, a path, a document, or one."""
-    if isinstance(snapshot, Snapshot):
-        return snapshot
-    source = "<snapshot>"
-    if isinstance(snapshot, (str, os.PathLike)) and (isinstance(snapshot, os.PathLike) or (
-            "\n" not in snapshot.strip() and snapshot.strip().lower().endswith((".yaml", ".yml", ".json"))
-            and os.path.isfile(snapshot.strip()))):
-        source = os.fspath(snapshot).strip()
-        with open(source, "rb") as f:
-            snapshot = f.read()
-    elif isinstance(snapshot, dict):
-        snapshot = yaml.safe_dump(snapshot, sort_keys=False)
-    elif not isinstance(snapshot, (str, bytes)):
-        raise TypeError(_("snapshot: expected YAML or JSON text, a path, a dict or a Snapshot, got {type}").format(
-            type=type(snapshot).__name__))
-    return read_snapshot(snapshot, source, job=job, now=now)
 
 
 def create_problems(text: str, source: str = "<manifest>") -> list[str]:

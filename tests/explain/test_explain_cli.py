@@ -269,16 +269,33 @@ def test_the_command_never_prints_a_traceback_for_bad_input(tmp_path) -> None:
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
-LESSON_SNAPSHOTS = Path(__file__).resolve().parents[2] / "notebooks" / "en" / "snapshots"
+EXAMPLES = Path(__file__).resolve().parents[2] / "k8sjobs" / "snapshots"
 
 
 @pytest.mark.parametrize(("name", "rule", "check"), [
-    ("backoff", "backoff.wait", lambda a: a["sync"]["requeueAfter"] == 10 and a["sync"]["creations"] == 0),
-    ("quota", "create.slow_start_stop", lambda a: a["sync"]["creations"] == 1 and a["sync"]["error"]),
-    ("indexed", "manage.want_active", lambda a: a["sync"]["status"]["failedIndexes"] == "2"
-     and a["sync"]["creations"] == 0 and a["warnings"] == []),
+    ("backoff", "backoff.wait", lambda a: a["sync"]["requeueAfter"] == 10 and a["sync"]["creations"] == 0
+     and a["observed"]["backoff"]["failuresAfterLastSuccess"] == 1 and a["sync"]["status"]["failed"] == 3),
+    ("quota", "create.slow_start_stop", lambda a: a["sync"]["creations"] == 1 and a["sync"]["created"] == []
+     and a["sync"]["error"].endswith("exceeded quota: team-pods, requested: pods=1, used: pods=5, limited: pods=5")),
+    ("indexed", "create.no_pending_index", lambda a: a["sync"]["status"]["failedIndexes"] == "2"
+     and a["sync"]["status"]["completedIndexes"] == "0,1" and a["sync"]["creations"] == 0 and a["warnings"] == []),
 ])
-def test_the_lessons_snapshots_say_what_lesson_15_teaches(capsys, name, rule, check) -> None:
-    assert main(["explain", str(LESSON_SNAPSHOTS / f"{name}.yaml"), "--format", "json"]) == 0
+def test_the_example_snapshots_say_what_lesson_15_teaches(capsys, name, rule, check) -> None:
+    assert main(["explain", str(EXAMPLES / f"{name}.yaml"), "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert rule in [d["rule"] for d in answer["decisions"]] and check(answer)
+
+
+def test_the_example_snapshots_are_what_their_simulations_make() -> None:
+    proc = subprocess.run([sys.executable, str(EXAMPLES.parents[1] / "tools" / "lesson_snapshots.py"), "--check"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_example_snapshot_returns_the_shipped_text_and_names_the_choices_for_a_wrong_name() -> None:
+    from k8sjobs import EXAMPLE_SNAPSHOTS, example_snapshot
+
+    assert EXAMPLE_SNAPSHOTS == ("backoff", "quota", "indexed")
+    assert example_snapshot("quota") == (EXAMPLES / "quota.yaml").read_text()
+    with pytest.raises(ValueError, match="there are backoff, quota, indexed"):
+        example_snapshot("nope")
