@@ -52,6 +52,7 @@ AWAITING = {
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
+        "15-explain-a-real-job",
     },
     "ru": {
         "02-parallelism-and-completions",
@@ -62,6 +63,7 @@ AWAITING = {
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
+        "15-explain-a-real-job",
     },
 }
 AWAITING["zh-TW"] = AWAITING["zh-CN"]

@@ -222,15 +222,29 @@ class Explanation:
 
     # ------------------------------------------------------------------ text
 
-    def render_text(self) -> str:
-        """The answer for people: observations, decisions in order, the result, the assumptions."""
+    PARTS = ("heading", "observes", "decisions", "result", "assumptions", "left_out", "ignored")
+    """The parts of the text answer, in order (:meth:`render_text` can print some of them)."""
+
+    def render_text(self, parts: tuple[str, ...] | list[str] | None = None) -> str:
+        """The answer for people: observations, decisions in order, the result, the assumptions.
+
+        ``parts`` (default: all) chooses some of :attr:`PARTS`, e.g. ``("decisions", "result")``.
+        """
+        wanted = self.PARTS if parts is None else tuple(parts)
+        unknown = [p for p in wanted if p not in self.PARTS]
+        if unknown:
+            raise ValueError(_("parts: unknown {unknown}; the parts are {parts}").format(
+                unknown=", ".join(unknown), parts=", ".join(self.PARTS)))
+        blocks = [lines for key, lines in self._blocks() if key in wanted and lines]
+        return "\n\n".join("\n".join(b) for b in blocks) + "\n"
+
+    def _blocks(self) -> list[tuple[str, list[str]]]:
         snap = self.snapshot
         o = self.observed_json()
-        lines: list[str] = []
-        lines.append(_("Job {key} at {now} ({age} s after its creation)").format(
-            key=snap.key, now=snap.real_time(snap.now), age=_seconds(snap.now)))
-        lines.append("")
-        lines.append(_("What the controller observes"))
+        out: list[tuple[str, list[str]]] = []
+        out.append(("heading", [_("Job {key} at {now} ({age} s after its creation)").format(
+            key=snap.key, now=snap.real_time(snap.now), age=_seconds(snap.now))]))
+        lines = [_("What the controller observes")]
         phases = ", ".join(f"{n} {phase}" for phase, n in sorted(o["byPhase"].items())) or _("none")
         lines.append("  " + ngettext("{n} pod ({phases})", "{n} pods ({phases})", o["pods"]).format(
             n=o["pods"], phases=phases))
@@ -261,29 +275,29 @@ class Explanation:
             lines.append("  " + _("backoff record: no failure since the last success: no wait"))
         for w in self.warnings:
             lines.append("  ! " + w)
-        lines.append("")
-        lines.append(_("What its next sync does, in order"))
+        out.append(("observes", lines))
+        lines = [_("What its next sync does, in order")]
         if not self.decisions:
             lines.append("  " + _("nothing"))
         for i, d in enumerate(self.decisions, 1):
             lines.append(f"  {i:>2}. [{d.rule}] {' '.join(d.reason.split())}")
-        lines.append("")
-        lines.append(_("Result"))
-        lines.extend("  " + line for line in self._result_lines())
-        lines.append("")
-        lines.append(_("What the snapshot cannot show (assumed)"))
-        lines.extend(f"  - {a}" for a in self.assumptions())
+        out.append(("decisions", lines))
+        out.append(("result", [_("Result"), *("  " + line for line in self._result_lines())]))
+        out.append(("assumptions", [_("What the snapshot cannot show (assumed)"),
+                                    *(f"  - {a}" for a in self.assumptions())]))
         left = snap.left_out
+        lines = []
         if left:
-            lines.append("")
             lines.append(_("Left out"))
             lines.extend(f"  - {_left_out_text(x)}" for x in left[:20])
             if len(left) > 20:
                 lines.append("  - " + _("... and {n} more").format(n=len(left) - 20))
+        out.append(("left_out", lines))
+        lines = []
         if snap.ignored or snap.other_kinds:
-            lines.append("")
             lines.append(_("Not used by the model (ignored): {fields}").format(fields=_ignored_text(snap)))
-        return "\n".join(lines) + "\n"
+        out.append(("ignored", lines))
+        return out
 
     def _result_lines(self) -> list[str]:
         out = []

@@ -25,7 +25,7 @@ HEADLINE_ORDER = (
     "condition.resumed", "suspend.delete", "scale_down", "create.slow_start_stop", "create.failed",
     "create.plan", "backoff.wait", "backoff.wait_index", "create.wait_terminating", "expectations.unsatisfied",
     "sync.skip.managed_by", "sync.skip.finished", "sync.skip.not_found", "sync.skip.unknown_mode",
-    "status.write_failed", "track.counted",
+    "status.write_failed", "track.counted", "create.no_pending_index",
 )
 
 
