@@ -55,7 +55,6 @@ AWAITING = {
         "15-explain-a-real-job",
     },
     "ru": {
-        "02-parallelism-and-completions",
         "03-work-queue",
         "04-indexed-jobs",
         "05-slow-start",
