@@ -10,9 +10,10 @@
 #   ruff      ruff check .
 #   pytest    python -m pytest (tests/, without tests/browser): unit + conformance
 #   nbval     every notebook under notebooks/ (every language) with pytest --nbval-lax
-#             --nbval-current-env and tests/nbval-sanitize.cfg, one worker per CPU (pytest-xdist,
-#             --dist loadfile: a notebook's cells stay together, in order, in one kernel);
-#             passes, saying so, while there are none
+#             --nbval-current-env and tests/nbval-sanitize.cfg, two workers per CPU (pytest-xdist,
+#             --dist loadfile: a notebook's cells stay together, in order, in one kernel; a worker
+#             waits on its kernel's start and replies, so two per CPU keep the CPUs busy;
+#             K8SJOBS_NBVAL_WORKERS overrides); passes, saying so, while there are none
 #   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
 #   binder    python -m pytest tests/binder (a fresh venv from binder/requirements.txt, as repo2docker
 #             builds it; the lessons executed in it; pins vs CI; peak memory vs Binder's 2 GB)
@@ -136,9 +137,10 @@ stage_nbval() {
         NOTE="no notebooks under notebooks/ yet"
         return 0
     fi
-    echo "$count notebook(s) under notebooks/"
+    workers=${K8SJOBS_NBVAL_WORKERS:-$(($(nproc) * 2))}
+    echo "$count notebook(s) under notebooks/, $workers workers"
     "$VPY" -m pytest --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
-        -n auto --dist loadfile --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
+        -n "$workers" --dist loadfile --junitxml="$RESULTS/nbval.xml" "$@" notebooks || return $?
     junit_note "$RESULTS/nbval.xml"
 }
 
