@@ -453,3 +453,48 @@ def test_the_label_check_compares_each_part_of_a_pair_with_the_catalog() -> None
     assert mismatched_labels("按 **下一步**（Step）与 **后退 / 前进**（Back / Step）", words) == [
         "**下一步** (Step): the dashboard says '单步'", "**前进** (Step): the dashboard says '单步'"]
     assert mismatched_labels("**事件**（event）", words) == [], "a word that is no control of ours"
+
+
+# ----------------------------------------------------------------------------- further reading
+
+READING = {"zh-CN": "延伸阅读", "zh-TW": "延伸閱讀", "ru": "Что почитать"}
+
+
+def further_reading(text: str, language: str) -> str:
+    m = re.search(rf"^## {READING[language]}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def reading_problems(text: str, language: str) -> list[str]:
+    """zh: the kubernetes.io/zh-cn pages; ru: English sections, said once before the list."""
+    section = further_reading(text, language)
+    if not section:
+        return [f"no '## {READING[language]}' section"]
+    if language in ("zh-CN", "zh-TW"):
+        return [] if "https://kubernetes.io/zh-cn/docs/" in section else [
+            "Further reading links no kubernetes.io/zh-cn page (the zh-cn Job page has every section)"]
+    intro = section.strip().split("\n* ", 1)[0].split("\n\n")[0]
+    if intro.startswith("* ") or "англ" not in intro:
+        return ["Further reading does not say first, in one line, that the links are English "
+                "(there is no Russian Job page on kubernetes.io)"]
+    if section.count("англ") > 1:
+        return ["Further reading says more than once that the links are English"]
+    return []
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_further_reading_points_where_the_language_has_its_pages(language: str) -> None:
+    problems = [f"{path.relative_to(ROOT)}: {p}" for path in t.translations((language,))
+                for p in reading_problems(path.read_text(encoding="utf-8"), language)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_further_reading_check_refuses_a_russian_section_that_does_not_say_its_links_are_english() -> None:
+    good = ("## Что почитать\n\nСтраницы о Job на русском нет, поэтому ссылки ведут на английские разделы.\n\n"
+            "* Jobs: https://kubernetes.io/docs/concepts/workloads/controllers/job/#parallel-jobs\n\n+++\n\n## Проверка\n")
+    assert reading_problems(good, "ru") == []
+    silent = good.replace("Страницы о Job на русском нет, поэтому ссылки ведут на английские разделы.\n\n", "")
+    assert reading_problems(silent, "ru") and reading_problems(good.replace("## Что почитать", "## Ссылки"), "ru")
+    twice = good.replace("parallel-jobs\n", "parallel-jobs (на английском)\n")
+    assert reading_problems(twice, "ru") == ["Further reading says more than once that the links are English"]
+    assert reading_problems("## 延伸阅读\n\n* https://kubernetes.io/docs/x/#a\n", "zh-CN")
