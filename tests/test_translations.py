@@ -47,7 +47,6 @@ t = _tool()
 # and 15 are done.
 AWAITING = {
     "zh-CN": {
-        "05-slow-start",
         "06-expectations",
         "07-failures-and-backoff",
         "08-deletion-order",
