@@ -54,7 +54,6 @@ AWAITING = {
         "15-explain-a-real-job",
     },
     "ru": {
-        "03-work-queue",
         "04-indexed-jobs",
         "05-slow-start",
         "06-expectations",
