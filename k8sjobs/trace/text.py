@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.serialize import format_time
-from ..i18n import _, ngettext, pgettext, rjust
+from ..i18n import _, display_width, ngettext, pgettext, rjust
 from .kubectl import describe_job, get_job, human_duration
 from .recorder import Trace
 from .records import Cycle
@@ -25,8 +25,8 @@ def _shown(rule: str) -> bool:
     return any(rule == r or (r.endswith(".") and rule.startswith(r)) for r in SHOWN_RULES)
 
 
-def cycle_header() -> str:
-    """The column titles of :func:`cycle_line`."""
+def _titles() -> tuple[str, ...]:
+    """The column titles of the trace table in the current language (see :func:`cycle_header`)."""
     # TRANSLATORS: a column title of the trace table (cycle number); keep column titles short.
     cycle = pgettext("trace column", "CYCLE")
     # TRANSLATORS: a column title of the trace table: simulated time in seconds.
@@ -37,16 +37,32 @@ def cycle_header() -> str:
     term = pgettext("trace column", "TERM")
     # TRANSLATORS: a column title of the trace table: why the controller did what it did.
     why = pgettext("trace column", "WHY")
+    return cycle, t, active, ready, succ, fail, term, why
+
+
+_COUNTER_WIDTHS = (6, 5, 5, 5, 5)
+"""The widths of the five status-counter columns; a wider translated title widens its column."""
+
+
+def _counter_widths(titles: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(max(w, display_width(title)) for w, title in zip(_COUNTER_WIDTHS, titles[2:7]))
+
+
+def cycle_header() -> str:
+    """The column titles of :func:`cycle_line`."""
+    titles = _titles()
+    cycle, t, *counters, why = titles
     # rjust by display width: a translated title (周期) takes two columns per character.
-    return (f"{rjust(cycle, 5)}  {rjust(t, 10)}  {rjust(active, 6)} {rjust(ready, 5)} {rjust(succ, 5)} "
-            f"{rjust(fail, 5)} {rjust(term, 5)}  {why}")
+    cols = " ".join(rjust(c, w) for c, w in zip(counters, _counter_widths(titles)))
+    return f"{rjust(cycle, 5)}  {rjust(t, 10)}  {cols}  {why}"
 
 
 def cycle_line(c: Cycle) -> str:
     """One fixed-width line: cycle number, time, status after the sync, and the headline reason."""
     a = c.after
-    return (f"{c.index:>5}  {c.t:>10.3f}  {a.active:>6} {a.ready:>5} {a.succeeded:>5} {a.failed:>5} "
-            f"{a.terminating:>5}  {c.headline.reason}")
+    values = (a.active, a.ready, a.succeeded, a.failed, a.terminating)
+    cols = " ".join(f"{v:>{w}}" for v, w in zip(values, _counter_widths(_titles())))
+    return f"{c.index:>5}  {c.t:>10.3f}  {cols}  {c.headline.reason}"
 
 
 def render_cycle(c: Cycle, *, details: bool = True) -> str:

@@ -135,11 +135,11 @@ def _cell(rule: str, facts: dict[str, Any]) -> str:
     if rule == "not-ready-first":
         return _("yes") if facts.get("ready") else _("no")
     if rule == "recently-ready-first":
-        return f"{secs(facts['readySince'])} s" if facts.get("readySince") is not None else "-"
+        return _("{seconds} s").format(seconds=secs(facts["readySince"])) if facts.get("readySince") is not None else "-"
     if rule == "more-restarts-first":
         return str(facts.get("restarts", 0))
     if rule == "newer-first":
-        return f"{secs(facts['created'])} s" if facts.get("created") is not None else "-"
+        return _("{seconds} s").format(seconds=secs(facts["created"])) if facts.get("created") is not None else "-"
     return ""
 
 

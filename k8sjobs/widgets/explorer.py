@@ -381,16 +381,23 @@ class Explorer:
         self.resume_button.on_click(lambda _b: self.act("resume"))
         self.scale_button.on_click(lambda _b: self.act("scale", parallelism=self.parallelism.value))
         row = W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")
+        together = W.Layout(flex_flow="row nowrap", align_items="center", grid_gap="4px 8px")
+
+        def group(*ws: W.Widget) -> W.HBox:
+            # A field and the buttons that act on it: a narrow row (or a longer language) wraps between
+            # groups, never between a field and its button.
+            return W.HBox(list(ws), layout=together)
+
         faults = W.VBox([
             self.fork_note,
             self.menus_note,
-            W.HBox([self.pod_menu, self.refresh_menus_button, self.exit_code, self.fail_pod_button,
-                    self.evict_pod_button, self.delete_pod_button], layout=row),
-            W.HBox([self.node_menu, self.lose_node_button, self.add_node_button], layout=row),
-            W.HBox([self.fail_creates, self.fail_creates_button, self.quota, self.quota_button,
-                    self.remove_quota_button], layout=row),
-            W.HBox([self.lag, self.lag_button, self.suspend_button, self.resume_button, self.parallelism,
-                    self.scale_button], layout=row),
+            W.HBox([group(self.pod_menu, self.refresh_menus_button), group(self.exit_code, self.fail_pod_button),
+                    group(self.evict_pod_button, self.delete_pod_button)], layout=row),
+            W.HBox([group(self.node_menu, self.lose_node_button, self.add_node_button)], layout=row),
+            W.HBox([group(self.fail_creates, self.fail_creates_button),
+                    group(self.quota, self.quota_button, self.remove_quota_button)], layout=row),
+            W.HBox([group(self.lag, self.lag_button), group(self.suspend_button, self.resume_button),
+                    group(self.parallelism, self.scale_button)], layout=row),
         ], layout=W.Layout(grid_gap="6px"))
         faults.add_class("k8sjobs-faults")
 
