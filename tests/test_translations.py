@@ -54,7 +54,6 @@ AWAITING = {
         "15-explain-a-real-job",
     },
     "ru": {
-        "04-indexed-jobs",
         "05-slow-start",
         "06-expectations",
         "07-failures-and-backoff",
