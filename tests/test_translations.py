@@ -53,7 +53,6 @@ AWAITING = {
         "15-explain-a-real-job",
     },
     "ru": {
-        "06-expectations",
         "07-failures-and-backoff",
         "08-deletion-order",
         "09-actual-parallelism",
