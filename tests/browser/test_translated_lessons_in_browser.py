@@ -155,6 +155,7 @@ def the_course_speaks(probe, language: str, want: dict, prose_css: str, app: str
         assert glyphs["checked"] > 100 and not glyphs["tofu"], f"Chinese characters drawn as boxes: {glyphs}"
         report["glyphs"] = f"{glyphs['checked']} distinct CJK characters drawn in {glyphs['font']}"
     clipped = overflowing(probe, ".k8sjobs-explorer")
+    probe.shot(f"{app}-{language}-faults-tab", scroll_to=".k8sjobs-faults")
     tools = probe.page.locator(".k8sjobs-explorer .lm-TabBar-tab, .k8sjobs-explorer .p-TabBar-tab")
     if tools.count() >= 2:  # the second tab (editing) has its own buttons
         tools.nth(tools.count() - 1).click()
