@@ -51,7 +51,6 @@ AWAITING = {
         "15-explain-a-real-job",
     },
     "ru": {
-        "09-actual-parallelism",
         "15-explain-a-real-job",
     },
 }
