@@ -47,7 +47,6 @@ t = _tool()
 # and 15 are done.
 AWAITING = {
     "zh-CN": {
-        "09-actual-parallelism",
         "15-explain-a-real-job",
     },
     "ru": {
