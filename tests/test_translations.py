@@ -395,6 +395,7 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
     ("允许失败的最大索引数与命令行参数", "允許失敗的最大索引數與命令列參數"),   # 3.2 #2, not inside 索引數
     ("主进程退出；处理程序", "主處理程序退出；處理程序"),                      # 3.2 #2: process
     ("succeeded 从不回退；最多只能", "succeeded 從不倒退；最多只能"),          # not back-off; 只 not 隻
+    ("集群自动扩缩器；扩缩 Job", "叢集自動調整程式；調整規模 Job"),
 ])
 def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
     assert t.convert_text(zh_cn) == zh_tw
