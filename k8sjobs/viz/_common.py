@@ -206,7 +206,35 @@ def narrow_titles(fig: go.Figure) -> go.Figure:
         fig.layout.title.update(yref="container", y=1 - (top / 2) / (height + extra), yanchor="middle")
         fig.layout.margin.t = top + extra
         fig.layout.height = height + extra
+    _narrow_legend(fig)
     return fig
+
+
+NARROW_PANE_PX = 380
+"""Width of a half-width pane's plot, conservatively (a 1280 px window with JupyterLab's side bar)."""
+LEGEND_ROW = 19
+"""Pixels per row of a horizontal legend."""
+
+
+def _narrow_legend(fig: go.Figure) -> None:
+    # A horizontal legend in a half-width pane wraps into as many rows as plotly finds room
+    # for, and those rows take the plot's own height (a 6-pod timeline shrank to a few
+    # pixels). Columns as wide as the longest entry give a known number of rows, and the
+    # figure grows by them, so the plot keeps its size and no entry overlaps the next.
+    legend = fig.layout.legend
+    if legend.orientation != "h" or legend.yref != "container" or fig.layout.height is None:
+        return
+    names = [t.name or "" for t in fig.data if t.showlegend is not False]
+    if not names:
+        return
+    entry_px = 45 + 7 * max(len(n) for n in names)  # symbol, gap, about 7 px per character
+    columns = max(1, min(3, NARROW_PANE_PX // entry_px))
+    rows = -(-len(names) // columns)
+    legend.update(entrywidth=1 / columns - 0.005, entrywidthmode="fraction")
+    if rows > 1:
+        extra = LEGEND_ROW * (rows - 1)
+        fig.layout.margin.b = (fig.layout.margin.b or 80) + extra
+        fig.layout.height = fig.layout.height + extra
 
 
 def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:

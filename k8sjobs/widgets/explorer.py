@@ -558,9 +558,13 @@ class Explorer:
         c = s.current
         esc = html.escape
         if c is None:
-            parts = ["<p>" + _("<b>Cycle 0 of {n}</b>, t=0 s: {reason}.").format(n=s.n_cycles, reason=esc(s.reason()))
-                     + "</p>",
-                     "<p>" + _("Press <b>Step</b> to see the Job controller's first sync of this Job.") + "</p>"]
+            next_step = (_("Press <b>Step</b> to see the Job controller's first sync of this Job.")
+                         if s.snapshot is None else
+                         _("Press <b>Step</b> to see the Job controller's next sync on this snapshot, as "
+                           "<code>explain</code> predicts it."))
+            parts = ["<p>" + _("<b>Cycle 0 of {n}</b>, t={t} s: {reason}.").format(
+                         n=s.n_cycles, t=format_seconds(s.t), reason=esc(s.reason())) + "</p>",
+                     "<p>" + next_step + "</p>"]
         else:
             head = c.headline
             parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.n_cycles,

@@ -292,7 +292,9 @@ class ExplorerState:
         if c is None:
             lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.n_cycles, t=format_seconds(self.t),
                                                                         reason=self._before_first_cycle()))
-            lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle)."))
+            lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
+                         if self.snapshot is None else
+                         _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
         else:
             head = c.headline
             # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).

@@ -47,6 +47,16 @@ def test_the_views_at_cycle_0_say_it_is_the_snapshot_not_the_jobs_creation() -> 
     assert "before the first cycle" not in view_text("counts", trace, 0)
 
 
+def test_the_why_pane_at_cycle_0_gives_the_snapshots_time_and_says_the_next_sync_comes() -> None:
+    state = ExplorerState.from_snapshot(TEXT, now="2025-06-02T08:01:00Z")
+    assert state.explanation().splitlines() == [
+        f"Cycle 0 of {state.n_cycles}, t=60 s: the snapshot of 2025-06-02T08:01:00Z: the controller's next sync "
+        "comes next.",
+        "Step to see the Job controller's next sync on this snapshot, as explain predicts it."]
+    ex = Explorer.from_snapshot(TEXT, now="2025-06-02T08:01:00Z", views=["timeline"])
+    assert "t=60 s: the snapshot of 2025-06-02T08:01:00Z" in ex.explanation.value
+
+
 def test_faults_fork_the_snapshot_run_and_reset_returns_to_the_snapshot() -> None:
     state = ExplorerState.from_snapshot(TEXT)
     state.step()

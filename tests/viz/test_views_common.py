@@ -184,7 +184,28 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
     added = (19 * (len(main_lines) - 1 - wide.layout.title.text.count("<br>"))
              + 17 * (max(len(sub_lines) - 1, 0) - (wide.layout.title.subtitle.text or "").count("<br>")))
     assert narrow.layout.margin.t == wide.layout.margin.t + added
-    assert narrow.layout.height == wide.layout.height + added
+    legend_rows = (narrow.layout.margin.b or 0) - (wide.layout.margin.b or 0)
+    assert narrow.layout.height == wide.layout.height + added + legend_rows
+
+
+@pytest.mark.parametrize("view", ["timeline", "counts"])
+def test_a_narrow_figures_legend_has_columns_as_wide_as_its_longest_entry_and_the_plot_keeps_its_height(view):
+    # A half-width pane used to let plotly wrap the legend one entry per row, and the rows took the
+    # plot's height (a 6-pod timeline shrank to a few pixels in lesson 15's dashboard).
+    trace = S.ALL["quota"]().trace
+    k = len(trace.cycles) // 2
+    wide, narrow = viz.figure(view, trace, k), viz.figure(view, trace, k, narrow=True)
+    names = [t.name for t in narrow.data if t.showlegend is not False]
+    columns = round(1 / narrow.layout.legend.entrywidth)
+    assert narrow.layout.legend.entrywidthmode == "fraction" and 1 <= columns <= 3
+    assert columns * (45 + 7 * max(map(len, names))) <= 380 or columns == 1
+    rows = -(-len(names) // columns)
+    assert narrow.layout.margin.b - wide.layout.margin.b == 19 * (rows - 1)
+
+    def plot_height(fig):
+        return fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+
+    assert plot_height(narrow) == plot_height(wide)
 
 
 def test_the_counts_title_of_a_busy_cycle_needs_the_narrow_wrap():
