@@ -26,12 +26,22 @@ from ..sim import SimConfig, SimulationError
 from ..trace.explain import explain
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
-from .run import FOREVER, progress_note, run_to_json
+from .run import FOREVER, run_to_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON; - for stdin)").format(
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    # TRANSLATORS: the commands stay as they are (kubectl and python command lines).
+    p.epilog = _("""take a snapshot (-o json for big Jobs: it is read many times faster than YAML), strip its secrets,
+explain it:
+  kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o json | python -m k8sjobs redact - > snap.json
+  python -m k8sjobs explain snap.json
+a Job with labels of its own is not selected by -l: take it by name as another document:
+  { kubectl get job NAME -o json; kubectl get pods -l batch.kubernetes.io/job-name=NAME -o json; } > snap.json
+add `kubectl get resourcequota -o json` the same way when a quota may refuse pod creations.""")
+    p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON, several documents one "
+                                                  "after the other allowed; - for stdin)").format(
         command=SNAPSHOT_COMMAND))
     p.add_argument("--job", metavar="NAME", help=_("the Job to explain when the file has several (NAME or "
                                                   "NAMESPACE/NAME)"))
@@ -117,13 +127,26 @@ def handle(args: argparse.Namespace) -> int:
                                "durationFrom": ahead.duration_source}
         json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")
+        _stop_note(run, args)
         return 0
     sys.stdout.write(answer.render_text())
     if run is not None:
         sys.stdout.write("\n" + forecast_heading(ahead) + "\n")
         sys.stdout.write(render_trace(run.trace))
-        progress_note(run)
+        _stop_note(run, args)
     return 0
+
+
+def _stop_note(run, args: argparse.Namespace) -> None:
+    """On stderr: the forecast stopped at a limit before the Job finished, which one, and how to raise it."""
+    if run is None or not run.trace.truncated:
+        return
+    if len(run) >= args.max_cycles:
+        why = _("--max-cycles {n} reached; give a larger --max-cycles to see more").format(n=args.max_cycles)
+    else:
+        why = _("--until {s} reached").format(s=f"{args.until:g}" if args.until is not None else "?")
+    print(_("explain: the forecast stopped after {cycles} cycles at t={t} s, before the Job finished: {why}").format(
+        cycles=len(run), t=f"{run.trace.end_t:g}", why=why), file=sys.stderr)
 
 
 def forecast_heading(snapshot) -> str:

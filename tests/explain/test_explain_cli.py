@@ -299,3 +299,25 @@ def test_example_snapshot_returns_the_shipped_text_and_names_the_choices_for_a_w
     assert example_snapshot("quota") == (EXAMPLES / "quota.yaml").read_text()
     with pytest.raises(ValueError, match="there are backoff, quota, indexed"):
         example_snapshot("nope")
+
+
+def test_the_help_says_to_take_big_snapshots_as_json_and_to_redact_them(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["explain", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert info.value.code == 0
+    assert "-o json for big Jobs: it is read many times faster than YAML" in out
+    assert "| python -m k8sjobs redact - > snap.json" in out and "kubectl get job NAME -o json;" in out
+
+
+def test_a_forecast_stopped_by_a_limit_says_which_and_how_to_raise_it(capsys) -> None:
+    path = str(EXAMPLES / "quota.yaml")
+    assert main(["explain", path, "--forecast", "--max-cycles", "5"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("explain: the forecast stopped after 5 cycles at t=") and err.count("\n") == 1
+    assert "before the Job finished: --max-cycles 5 reached; give a larger --max-cycles to see more" in err
+    assert main(["explain", path, "--forecast", "--until", "30", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["forecast"]["final"]["truncated"] and "--until 30 reached" in err
+    assert main(["explain", path, "--forecast"]) == 0
+    assert capsys.readouterr().err == ""
