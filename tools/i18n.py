@@ -18,6 +18,7 @@ with the files, which is what tests/i18n/test_catalogs.py runs too.
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime as dt
 import io
 import re
@@ -78,8 +79,23 @@ def _render_po(cat: Catalog) -> bytes:
 
 def _render_mo(cat: Catalog) -> bytes:
     buf = io.BytesIO()
-    write_mo(buf, cat, use_fuzzy=False)
+    write_mo(buf, compiled(cat), use_fuzzy=False)
     return buf.getvalue()
+
+
+def compiled(cat: Catalog) -> Catalog:
+    """What goes into the ``.mo``: ``cat`` without its plural messages that lack a form.
+
+    Babel writes an untranslated plural form as the English singular (form 0) or plural (the
+    others): in a language with one form (Chinese) every count then read "deleting all 2
+    active pod", and in Russian "21 pods" took the singular. Left out of the ``.mo``, the
+    message falls back to gettext's own English choice (singular for 1, plural otherwise).
+    """
+    out = copy.deepcopy(cat)
+    for m in out:
+        if m.id and m.pluralizable and not all(m.string):
+            m.flags.add("fuzzy")  # write_mo(use_fuzzy=False) leaves fuzzy messages out
+    return out
 
 
 def _read(path: Path, locale: str | None = None) -> Catalog:

@@ -88,3 +88,26 @@ def test_the_template_marks_plurals_and_contexts():
     assert any(m.pluralizable for m in cat) and any(m.context for m in cat)
     ids = [m.id if isinstance(m.id, str) else " / ".join(m.id) for m in cat if m.id]
     assert [i for i in ids if re.search(r"[a-z]\(s\)", i)] == [], "a count meets a noun: use ngettext, not (s)"
+
+
+@pytest.mark.parametrize(("locale", "n", "shown"), [
+    ("zh_CN", 1, "deleting all 1 active pod"), ("zh_CN", 2, "deleting all 2 active pods"),
+    ("ru", 1, "deleting all 1 active pod"), ("ru", 21, "deleting all 21 active pods"),
+    ("ru", 5, "deleting all 5 active pods"),
+])
+def test_an_untranslated_plural_message_shows_the_english_form_for_its_count(locale, n, shown):
+    # Babel compiles a missing plural form as the English singular (form 0) or plural (the others):
+    # Chinese has one form, so a half-translated catalog said "deleting all 2 active pod".
+    import gettext
+    import io
+
+    from babel.messages.catalog import Catalog
+
+    t = tool()
+    cat = Catalog(locale=locale, domain="k8sjobs")
+    cat.add(("deleting all {n} active pod", "deleting all {n} active pods"), ("",) * cat.num_plurals)
+    cat.add(("{n} pod", "{n} pods"), ("{n} 个 Pod",) if locale == "zh_CN" else ("{n} под", "{n} пода", "{n} подов"))
+    mo = gettext.GNUTranslations(io.BytesIO(t._render_mo(cat)))
+    assert mo.ngettext("deleting all {n} active pod", "deleting all {n} active pods", n).format(n=n) == shown
+    translated = mo.ngettext("{n} pod", "{n} pods", n).format(n=n)
+    assert translated != f"{n} pod" and translated != f"{n} pods", "a translated plural is still compiled"
