@@ -1,13 +1,16 @@
-"""The Binder badges of the READMEs, from the one place the repository address is set.
+"""The ways into the lessons in the READMEs, from the one place the repository address is set.
 
-    .venv/bin/python tools/binder_links.py           # print the badge blocks
+    .venv/bin/python tools/binder_links.py           # print the generated blocks
     .venv/bin/python tools/binder_links.py --write   # rewrite them in every README, and README.zh-TW.md
 
 The address is ``[project.urls] Repository`` in pyproject.toml (a GitHub repository URL).
-Every README (README.md in English, README.zh-CN.md, README.zh-TW.md, README.ru.md) has one
-block: a badge that opens JupyterLab on that language's start page, one that opens that start
-page as a Voila app, and the links to the READMEs of the other languages. README.zh-TW.md is
-generated from README.zh-CN.md with the converter of the zh-TW lessons (tools/translations.py).
+Every README (README.md in English, README.zh-CN.md, README.zh-TW.md, README.ru.md) has two
+blocks. The line under its two commands opens that language's start page in the JupyterLite
+site that .github/workflows/lite.yml publishes on GitHub Pages (nothing to install; the address
+is the repository's Pages address). The badge block has a badge that opens JupyterLab on Binder
+on that language's start page, one that opens that start page as a Voila app, and the links to
+the READMEs of the other languages. README.zh-TW.md is generated from README.zh-CN.md with the
+converter of the zh-TW lessons (tools/translations.py).
 """
 
 from __future__ import annotations
@@ -34,6 +37,18 @@ ALT = {
 """The badges' alternative texts and the word before the language links (zh-TW: converted from zh-CN)."""
 VOILA_BADGE = "https://img.shields.io/badge/launch-Voil%C3%A0%20app-579aca"
 ZH_TW_NOTE = "<!-- generated from README.zh-CN.md by tools/binder_links.py --write: do not edit -->\n"
+LITE_BEGIN = "<!-- lite-link: generated from [project.urls] Repository in pyproject.toml by tools/binder_links.py -->"
+LITE_END = "<!-- /lite-link -->"
+LITE_LIMITS = "README.md#the-lessons-in-your-browser-jupyterlite"
+"""The README section that says what JupyterLite cannot do."""
+LITE_TEXT = {
+    "en": "No install: [open the lessons in your browser]({url}) (JupyterLite: Python runs in the page; "
+          "[what it cannot do]({limits})).",
+    "zh-CN": "无需安装：[在浏览器中打开课程]({url})（JupyterLite：Python 直接在网页中运行；[它做不到的事]({limits})）。",
+    "ru": "Без установки: [открыть уроки в браузере]({url}) (JupyterLite: Python работает прямо на странице; "
+          "[чего он не умеет]({limits})).",
+}
+"""The line under the two commands, per language (zh-TW: converted from zh-CN)."""
 
 
 def repository() -> str:
@@ -84,10 +99,37 @@ def badges(repo: str | None = None, language: str = "en") -> str:
     ])
 
 
+def lite_start(language: str = "en") -> str:
+    """The start page of ``language`` inside the JupyterLite site (tools/lite.py: notebooks/<lang>/ -> <lang>/)."""
+    return f"{language}/00-start-here.ipynb"
+
+
+def pages_url(repo: str | None = None) -> str:
+    """Where GitHub Pages publishes the repository's site: ``https://owner.github.io/name/``."""
+    owner, name = (repo or repository()).split("/")
+    host = f"{owner.lower()}.github.io"
+    return f"https://{host}/" if name.lower() == host else f"https://{host}/{name}/"
+
+
+def lite_link(repo: str | None = None, language: str = "en") -> str:
+    """The README line under the two commands: ``language``'s start page in the published site."""
+    url = f"{pages_url(repo)}lab/index.html?path={lite_start(language)}"
+    limits = "#" + LITE_LIMITS.split("#")[1] if language == "en" else LITE_LIMITS
+    if language == "zh-TW":
+        text = _translations().convert_text(LITE_TEXT["zh-CN"])
+    else:
+        text = LITE_TEXT[language]
+    return "\n".join([LITE_BEGIN, text.format(url=url, limits=limits), LITE_END])
+
+
 def with_badges(text: str, language: str, repo: str | None = None) -> str:
-    """``text`` (a README) with its badge block replaced by ``language``'s."""
+    """``text`` (a README) with its badge block, and its JupyterLite line if it has one, replaced by ``language``'s."""
     begin, end = text.index(BEGIN), text.index(END) + len(END)
-    return text[:begin] + badges(repo, language) + text[end:]
+    text = text[:begin] + badges(repo, language) + text[end:]
+    if LITE_BEGIN in text:
+        begin, end = text.index(LITE_BEGIN), text.index(LITE_END) + len(LITE_END)
+        text = text[:begin] + lite_link(repo, language) + text[end:]
+    return text
 
 
 def zh_tw_readme(zh_cn: str, repo: str | None = None) -> str:
@@ -115,7 +157,7 @@ def expected(repo: str | None = None) -> dict[Path, str]:
 def main() -> int:
     """Print the badge blocks, or (``--write``) rewrite the READMEs."""
     if "--write" not in sys.argv:
-        print("\n\n".join(badges(language=lang) for lang in LANGUAGES))
+        print("\n\n".join(lite_link(language=lang) + "\n" + badges(language=lang) for lang in LANGUAGES))
         return 0
     for path, text in expected().items():
         if not path.exists() or path.read_text(encoding="utf-8") != text:

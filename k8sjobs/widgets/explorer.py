@@ -249,6 +249,9 @@ class Explorer:
         self.step_button = _button(_("Step"), _("Go forward one reconcile cycle"), icon="step-forward",
                                    button_style="primary")
         self.reset_button = _button(_("Reset"), _("Start over: the original manifest and settings, no faults"))
+        # stable hooks for browser tests, whatever language the labels are in
+        self.back_button.add_class("k8sjobs-back")
+        self.step_button.add_class("k8sjobs-step")
         # Play runs its timer in the browser. Its own buttons carry only icons (no name, no tooltip),
         # so it is hidden and driven by a labelled toggle linked to its `playing` in the browser.
         self.play = W.Play(value=s.cycle, min=0, max=n, step=1, interval=self._interval, repeat=False, show_repeat=False,

@@ -29,8 +29,9 @@ Quick start (pytest fixtures from ``tests/browser/conftest.py``: ``browser``, ``
 
 API
 ---
-``Browser(headless=True, viewport=(1280, 1000))`` -- context manager; one Chromium with a fresh
-profile in a temp dir. ``new_page(name) -> Probe``.
+``Browser(headless=True, viewport=(1280, 1000), extra_args=())`` -- context manager; one Chromium
+with a fresh profile in a temp dir (``extra_args``: more command-line switches, e.g. a proxy).
+``new_page(name) -> Probe``.
 
 ``JupyterLab(app="lab"|"notebook", stage=(), locale=None, settings=None, disabled_extensions=())``
 -- context manager.
@@ -645,9 +646,11 @@ class Voila(_Server):
 class Browser:
     """Debian Chromium through Playwright, fresh profile, non-loopback requests blocked."""
 
-    def __init__(self, headless: bool = True, viewport: tuple[int, int] = (1280, 1000)) -> None:
+    def __init__(self, headless: bool = True, viewport: tuple[int, int] = (1280, 1000),
+                 extra_args: tuple[str, ...] | list[str] = ()) -> None:
         self.headless = headless
         self.viewport = viewport
+        self.extra_args = list(extra_args)
         self._pw = None
         self.context = None
         self.tmp: Path | None = None
@@ -668,7 +671,7 @@ class Browser:
             self.tmp / "p",
             executable_path=CHROMIUM,
             headless=self.headless,
-            args=CHROMIUM_ARGS,
+            args=[*CHROMIUM_ARGS, *self.extra_args],
             env=env,
             viewport={"width": self.viewport[0], "height": self.viewport[1]},
             locale="en-US",

@@ -1,0 +1,252 @@
+"""Drive the JupyterLite site (``_site/``) in Debian's Chromium: serve it, open lessons, compare outputs.
+
+Used by tests/lite (the ``lite`` stage of tools/test.sh) and benchmarks/bench_lite.py. Builds on
+tests/browser/harness.py (Playwright with ``executable_path=/usr/bin/chromium``, a fresh profile,
+evidence per page) and adds what a static site needs:
+
+* :func:`serve` -- the site on 127.0.0.1 (tools/lite.py's server, in a thread);
+* :func:`watch_outside` -- every request of the browser context to a host other than loopback,
+  refused and recorded: the page's, the kernel worker's and JupyterLite's service worker's
+  (page-level routing alone does not see the service worker);
+* :class:`LiteTabs` -- opens notebooks one after the other, each by its URL in a fresh page (a
+  fresh JupyterLab and Pyodide kernel, as a learner opening a lesson's link), and waits until the
+  kernel is idle; two tabs on two servers take turns, so the next notebook of the plan loads
+  while the current one runs;
+* :func:`checked_cells` / :func:`compare_checked` -- the ``# NBVAL_CHECK_OUTPUT`` cells of a
+  lesson file against what the page printed, sanitized as nbval does with tests/nbval-sanitize.cfg.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import lite  # noqa: E402  (tools/lite.py)
+from harness import ARTIFACTS, Browser, Notebook, Probe, _is_loopback  # noqa: E402,F401
+
+SANITIZE = ROOT / "tests" / "nbval-sanitize.cfg"
+SKIP_MIME = {"application/vnd.jupyter.widget-view+json", "application/vnd.plotly.v1+json", "image/png",
+             "text/html"}
+"""Outputs not compared: widget views and figures (ids, pictures) -- their text twins are."""
+
+
+def serve(site: Path = lite.SITE):
+    """The built site on 127.0.0.1, a free port; ``.shutdown()`` stops it."""
+    if not (site / "jupyter-lite.json").is_file():
+        raise FileNotFoundError(f"no JupyterLite site in {site}: build it with `sh tools/lite.sh`")
+    return lite.start_server(site, 0)
+
+
+def watch_outside(context) -> list[str]:
+    """Refuse and record every request of a browser context to a host other than loopback:
+    pages, their workers (the Pyodide kernel) and service workers (JupyterLite's) alike.
+    Returns the list the requests are recorded in ("METHOD URL")."""
+    seen: list[str] = []
+    context.on("request", lambda r: None if _is_loopback(r.url) else seen.append(f"{r.method} {r.url}"))
+    context.route(lambda url: not _is_loopback(url), lambda route: route.abort("blockedbyclient"))
+    return seen
+
+
+# The notebook is found by its path among the open documents, not as "the current widget": a
+# page that loaded in a background tab may not have made it current yet; it is then activated.
+_OPEN_JS = """(path) => {
+    const app = window.jupyterapp;
+    if (!app || !app.shell) return false;
+    const w = Array.from(app.shell.widgets('main')).find((w) => w.context && w.context.path === path);
+    if (!(w && w.content && w.content.widgets && w.content.widgets.length > 0)) return false;
+    if (app.shell.currentWidget !== w) app.shell.activateById(w.id);
+    return app.shell.currentWidget === w;
+}"""
+_IDLE_JS = """(path) => {
+    const app = window.jupyterapp;
+    const w = app && Array.from(app.shell.widgets('main')).find((w) => w.context && w.context.path === path);
+    const s = w && w.sessionContext;
+    return !!(s && s.session && s.session.kernel && s.session.kernel.connectionStatus === 'connected'
+              && s.session.kernel.status === 'idle');
+}"""
+_CLEAN_JS = """() => {
+    for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+        if (w.context && w.context.model) w.context.model.dirty = false;
+    }
+}"""
+
+
+class Tab:
+    """One browser tab on one server of the site (an origin of its own: no shared storage)."""
+
+    def __init__(self, browser: Browser, server, name: str) -> None:
+        self.probe = browser.new_page(name)
+        self.page = self.probe.page
+        self.server = server
+        self.path: str | None = None
+        self.started = 0.0
+        self.marks = (0, 0, 0)
+
+    def load(self, path: str, timeout: float = 180) -> None:
+        """Start opening ``path`` (e.g. ``en/03-work-queue.ipynb``) by its URL, as a learner
+        opening a lesson's link; returns once the page is there, the kernel starts meanwhile."""
+        if self.path is not None:
+            self.forget()
+        p = self.probe
+        self.marks = (len(p.console_errors), len(p.page_errors), len(p.failed_requests))
+        self.path, self.started = path, time.perf_counter()
+        self.page.goto(lite.start_url(self.server, path), wait_until="domcontentloaded", timeout=timeout * 1000)
+
+    def wait(self, timeout: float = 180) -> tuple[Notebook, dict[str, float]]:
+        """Wait until the notebook is shown and its kernel idle; seconds since :meth:`load`."""
+        self.page.bring_to_front()
+        self.page.wait_for_function(_OPEN_JS, arg=self.path, timeout=timeout * 1000)
+        shown = time.perf_counter() - self.started
+        self.page.wait_for_function(_IDLE_JS, arg=self.path, timeout=timeout * 1000)
+        idle = time.perf_counter() - self.started
+        return Notebook(self.probe, self.path), {"shown": round(shown, 2), "kernel_idle": round(idle, 2)}
+
+    def forget(self) -> None:
+        """Leave the app and clear what JupyterLite keeps in the browser (workspace, edits), so
+        the next page starts as a first visit; the HTTP cache stays, as a learner's would."""
+        self.page.evaluate(_CLEAN_JS)  # no "changes not saved" question when leaving
+        self.page.goto(f"http://127.0.0.1:{self.server.server_address[1]}/jupyter-lite.json")
+        self.page.evaluate("""async () => {
+            localStorage.clear(); sessionStorage.clear();
+            for (const db of await indexedDB.databases()) {
+                await new Promise((done, fail) => {
+                    const req = indexedDB.deleteDatabase(db.name);
+                    req.onsuccess = done; req.onerror = fail; req.onblocked = fail;
+                });
+            }
+        }""")
+
+    def problems(self) -> list[str]:
+        """Widget errors on the page, and console errors, page errors and failed requests since :meth:`load`."""
+        p = self.probe
+        ce, pe, fr = self.marks
+        return ([f"widget: {e}" for e in p.widget_errors()]
+                + [f"console: {e}" for e in p.console_errors[ce:]]
+                + [f"pageerror: {e}" for e in p.page_errors[pe:]]
+                + [f"request failed: {e}" for e in p.failed_requests[fr:]])
+
+
+class LiteTabs:
+    """Opens the notebooks of ``plan`` one after the other, each in a fresh page with a fresh kernel.
+
+    With ``ahead`` (the default), two tabs on two servers take turns: while a notebook of the
+    plan is being used in one, the next one is already loading, its kernel starting, in the
+    other -- the browser works on both, the test waits for one. Without it, one tab does all.
+    """
+
+    def __init__(self, browser: Browser, site: Path, plan: list[str], ahead: bool = True,
+                 outside: list[str] | None = None) -> None:
+        self.servers = [serve(site) for _ in range(2 if ahead else 1)]
+        self.tabs = [Tab(browser, server, f"lite-{i}") for i, server in enumerate(self.servers)]
+        self.plan = list(plan)
+        self.outside = outside if outside is not None else []
+        self.current = self.tabs[0]
+
+    @property
+    def probe(self) -> Probe:
+        """The probe of the tab in use."""
+        return self.current.probe
+
+    @property
+    def server(self):
+        return self.current.server
+
+    def open(self, path: str, timeout: float = 180) -> tuple[Notebook, dict[str, float]]:
+        """Open ``path`` (loaded ahead if it was next in the plan) and wait until its kernel is
+        idle; then start loading the notebook after it in the other tab."""
+        tab = next((t for t in self.tabs if t.path == path and t is not self.current), None)
+        if tab is None:
+            tab = next((t for t in self.tabs if t is not self.current), self.current)
+            tab.load(path, timeout)
+        self.current = tab
+        notebook, times = tab.wait(timeout)
+        following = self.plan[self.plan.index(path) + 1:] if path in self.plan else []
+        other = next((t for t in self.tabs if t is not tab), None)
+        if following and other is not None:
+            other.load(following[0], timeout)
+        return notebook, times
+
+    def problems(self) -> list[str]:
+        """The tab's problems since its notebook was loaded (:meth:`Tab.problems`)."""
+        return self.current.problems()
+
+    def pyodide_url(self) -> str:
+        """The URL the kernel loads Pyodide from, as the running page has it configured."""
+        return self.current.page.evaluate(
+            """() => new URL(JSON.parse(document.getElementById('jupyter-config-data').textContent)
+                 .litePluginSettings['@jupyterlite/pyodide-kernel-extension:kernel'].pyodideUrl,
+                 document.baseURI).href""")
+
+    def close(self) -> None:
+        for tab in self.tabs:
+            tab.probe.close()
+        for server in self.servers:
+            server.shutdown()
+
+
+# ------------------------------------------------------------------------------ checked outputs
+
+
+def sanitizers() -> list[tuple[re.Pattern, str]]:
+    """The regex/replace pairs of tests/nbval-sanitize.cfg, read as nbval reads them."""
+    text = SANITIZE.read_text(encoding="utf-8")
+    return [(re.compile(rx), rep) for rx, rep in re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, re.M)]
+
+
+def _text(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value)
+
+
+def normalized(outputs: list[dict]) -> list[tuple[str, str]]:
+    """Outputs as nbval compares them: consecutive streams of one name joined, each data output
+    by mimetype (widget views, figures and HTML left out), errors by name; sanitized."""
+    subs = sanitizers()
+    out: list[tuple[str, str]] = []
+    for o in outputs:
+        kind = o.get("output_type")
+        if kind == "stream":
+            name = f"stream:{o.get('name', 'stdout')}"
+            if out and out[-1][0] == name:
+                out[-1] = (name, out[-1][1] + _text(o.get("text", "")))
+            else:
+                out.append((name, _text(o.get("text", ""))))
+        elif kind in ("execute_result", "display_data"):
+            for mime, value in sorted(o.get("data", {}).items()):
+                if mime not in SKIP_MIME:
+                    out.append((mime, value if isinstance(value, str | list) and _text(value) else json.dumps(value)))
+        elif kind == "error":
+            out.append(("error", f"{o.get('ename')}: {o.get('evalue')}"))
+    cleaned = []
+    for kind, value in out:
+        value = _text(value)
+        for rx, rep in subs:
+            value = rx.sub(rep, value)
+        cleaned.append((kind, value))
+    return cleaned
+
+
+def checked_cells(notebook: Path) -> dict[int, list[dict]]:
+    """{cell index: stored outputs} of the cells marked ``# NBVAL_CHECK_OUTPUT`` in a lesson file."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    return {i: c.get("outputs", []) for i, c in enumerate(nb["cells"])
+            if c["cell_type"] == "code" and "# NBVAL_CHECK_OUTPUT" in _text(c["source"])}
+
+
+def compare_checked(notebook: Path, cells: list[dict]) -> tuple[int, list[str]]:
+    """Compare the checked cells of ``notebook`` with ``cells`` (harness ``RunResult.cells``):
+    (how many were compared, a description of each difference)."""
+    got = {c["index"]: c["outputs"] for c in cells}
+    diffs = []
+    stored = checked_cells(notebook)
+    for index, outputs in stored.items():
+        want, have = normalized(outputs), normalized(got.get(index, []))
+        if want != have:
+            diffs.append(f"cell {index}: stored {want!r}\n    the site printed {have!r}")
+    return len(stored), diffs

@@ -1,0 +1,437 @@
+"""Build the lessons as a JupyterLite site: ``_site/``, static files that run Python in the browser.
+
+    sh tools/lite.sh                  # build _site/ from clean (about 30 s once the venv exists)
+    sh tools/lite.sh --serve          # build, then serve it on 127.0.0.1 and print the start URL
+    sh tools/lite.sh --serve-only     # serve the _site/ that is there
+    sh tools/lite.sh --port 8765 ...  # another port (default 8000; 0 picks a free one)
+
+Any static web host can serve ``_site/`` (GitHub Pages, a university server, a USB stick opened
+through a local server): nothing in it fetches from the internet. What goes in, from packages only:
+
+* JupyterLite and its Pyodide kernel from PyPI, installed at the pins of
+  ``requirements/lite-build.txt`` into a build venv of their own, ``.venv-lite/`` (the lab
+  extensions of that venv are the site's: the widget manager, anywidget, plotly's renderer);
+* Pyodide's core from npm (``npm pack pyodide@V``), V being the version the kernel expects;
+  the npm registry's integrity hash must equal the one recorded in ``requirements/lite-browser.txt``;
+* every wheel the lessons and the kernel import, at the pins of ``requirements/lite-browser.txt``
+  (the runtime lock's versions): pure wheels from PyPI, PyYAML built from its sdist as a pure
+  wheel, the kernel's own small wheels, and the project's wheel built from this checkout (with
+  its catalogs, ``k8sjobs/locale``);
+* the bytecode of every module a lesson imports, compiled by the site's own Pyodide under Node
+  (tools/lite_pyc.py) and added to those wheels, so a kernel start imports without compiling;
+* a ``pyodide-lock.json`` that names only those local wheels (sha256 recomputed), replacing the
+  npm package's, which names wheels that are not in it; the kernel preloads all of them
+  (``loadPyodideOptions.packages``), so a lesson needs no ``%pip`` cell and the PyPI fallback is off;
+* the lessons of every language: ``notebooks/<lang>/*.ipynb`` become the site's ``<lang>/``.
+
+Every build starts from clean (``_site/`` and ``build/lite/`` removed): an incremental
+``jupyter lite build`` once dropped ``pyodideUrl`` and the kernel went to a CDN. The build ends
+by checking the site (:func:`check_site`). Pins: ``python3 tools/lock.py`` writes both lite lock
+files from ``requirements/lite-*.in`` with the rest of the lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+import zipfile
+from email.parser import HeaderParser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import lock  # noqa: E402  (tools/lock.py: the pins and how they were made)
+
+VENV = ROOT / ".venv-lite"
+SITE = ROOT / "_site"
+WORK = ROOT / "build" / "lite"
+START = "en/00-start-here.ipynb"
+"""The start page, as a path inside the site."""
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+PYODIDE_DIR = "static/pyodide"
+PYODIDE_URL = f"./{PYODIDE_DIR}/pyodide.mjs"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
+"""What the site needs of the npm package (no source maps, type declarations or demo pages)."""
+NPM_LINE = re.compile(r"^# npm: pyodide@(?P<version>\S+) (?P<integrity>\S+)", re.M)
+
+SETTINGS_OVERRIDES = {
+    # no "news from Jupyter?" question over the first lesson, and nothing to check online
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def say(*parts: object) -> None:
+    print("lite:", *parts, flush=True)
+
+
+# ------------------------------------------------------------------------------ the build venv
+
+
+def _digest(*paths: Path, extra: str = "") -> str:
+    h = hashlib.sha256(extra.encode())
+    for p in paths:
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def ensure_venv() -> Path:
+    """``.venv-lite`` with exactly requirements/lite-build.txt (rebuilt when the lock changes)."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / ".k8sjobs-lite.sha256"
+    key = _digest(lock.LITE_BUILD_LOCK, Path(__file__).with_name("lite.sh"),
+                  extra=f"{sys.version_info[:3]} {sys.platform}")
+    if python.exists() and stamp.exists() and stamp.read_text().strip() == key:
+        return python
+    t0 = time.perf_counter()
+    if VENV.exists():
+        say("requirements/lite-build.txt changed: rebuilding .venv-lite")
+        shutil.rmtree(VENV)
+    say(f"creating .venv-lite from requirements/lite-build.txt with {sys.executable}")
+    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    _pip(python, "install", "--quiet", "--no-deps", "--disable-pip-version-check", "-r", str(lock.LITE_BUILD_LOCK))
+    _pip(python, "check")
+    stamp.write_text(key + "\n")
+    say(f".venv-lite ready in {time.perf_counter() - t0:.1f} s")
+    return python
+
+
+def _pip(python: Path, *args: str) -> None:
+    done = subprocess.run([str(python), "-m", "pip", *args], capture_output=True, text=True)
+    out = [line for line in (done.stdout + done.stderr).splitlines() if "is ignored: it is neither" not in line]
+    if out:
+        print("\n".join(out))
+    if done.returncode:
+        raise SystemExit(f"lite: pip {args[0]} failed ({done.returncode})")
+
+
+# ------------------------------------------------------------------------------ pins
+
+
+def browser_pins() -> tuple[str, str, list[tuple[str, str, set[str], str, str]]]:
+    """requirements/lite-browser.txt: (Pyodide version, npm integrity, [(key, name, extras, version, source)])."""
+    text = lock.LITE_BROWSER_LOCK.read_text(encoding="utf-8")
+    npm = NPM_LINE.search(text)
+    if not npm:
+        raise SystemExit("lite: requirements/lite-browser.txt has no '# npm: pyodide@...' line; run python3 tools/lock.py")
+    pins = []
+    for line in text.splitlines():
+        m = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[([^\]]*)\])?==(\S+)\s+# from: (.+)$", line)
+        if m:
+            name, extras, version, source = m.groups()
+            pins.append((lock.canon(name), name, set(filter(None, (extras or "").split(","))), version, source))
+    return npm["version"], npm["integrity"], pins
+
+
+# ------------------------------------------------------------------------------ pieces
+
+
+def kernel_wheels_dir() -> Path:
+    """The kernel's own wheels, as installed in the build venv."""
+    return Path(sys.prefix) / lock.KERNEL_WHEELS.rstrip("/")
+
+
+def pyodide_core(version: str, integrity: str, dest: Path) -> dict:
+    """Unpack the npm package ``pyodide@version`` into ``dest``; returns its pyodide-lock.json."""
+    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
+
+    if PYODIDE_VERSION != version:
+        raise SystemExit(f"lite: the kernel expects Pyodide {PYODIDE_VERSION}, requirements/lite-browser.txt "
+                         f"records {version}; run python3 tools/lock.py")
+    tarball, got = lock.npm_pyodide(version, WORK / "npm")
+    if got != integrity:
+        raise SystemExit(f"lite: npm's pyodide@{version} has integrity {got}, the lock records {integrity}")
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(tarball) as tar:
+        for name in PYODIDE_FILES:
+            (dest / name).write_bytes(tar.extractfile(f"package/{name}").read())
+        return json.load(tar.extractfile("package/pyodide-lock.json"))
+
+
+def fetch_wheels(pins, python: str, dest: Path) -> dict[str, Path]:
+    """Every wheel of the browser lock in ``dest``: {canonical name: wheel}."""
+    dest.mkdir(parents=True, exist_ok=True)
+    wheels: dict[str, Path] = {}
+    pypi = [f"{name}=={version}" for _, name, _, version, source in pins if source == "pypi"]
+    wheels.update(lock.pip_download(pypi, dest, python))
+    for key, name, _, version, source in pins:
+        if source.startswith("kernel"):
+            found = [p for p in kernel_wheels_dir().glob("*.whl") if lock.wheel_version(p.name) == (key, version)]
+            if not found:
+                raise SystemExit(f"lite: the kernel's wheels have no {name} {version}; run python3 tools/lock.py")
+            wheels[key] = Path(shutil.copy2(found[0], dest))
+        elif source.startswith("sdist"):
+            wheels[key] = build_pure_wheel(name, version, dest)
+        elif source != "pypi":
+            raise SystemExit(f"lite: unknown source {source!r} for {name} in requirements/lite-browser.txt")
+    return wheels
+
+
+def build_pure_wheel(name: str, version: str, dest: Path) -> Path:
+    """Build ``name==version`` from its sdist into a pure ``py3-none-any`` wheel (PyYAML without libyaml)."""
+    env = {**lock.pip_env(), **lock.SDIST_PURE.get(lock.canon(name), {})}
+    out = WORK / "sdist-wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-binary=:all:",
+                    "--index-url", "https://pypi.org/simple", "-w", str(out), f"{name}=={version}"],
+                   check=True, env=env)
+    wheel = next(out.glob("*.whl"))
+    if not wheel.name.endswith("-py3-none-any.whl"):
+        raise SystemExit(f"lite: {name} {version} built a platform wheel ({wheel.name}), not a pure one")
+    return Path(shutil.move(wheel, dest / wheel.name))
+
+
+def project_wheel(dest: Path) -> Path:
+    """The project's wheel, built from a copy of this checkout (no stale build/ in the tree)."""
+    src = WORK / "project"
+    shutil.copytree(ROOT / "k8sjobs", src / "k8sjobs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    out = WORK / "project-wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(src)],
+                   check=True, env=lock.pip_env())
+    wheel = next(out.glob("k8sjobs-*.whl"))
+    missing = [p for p in package_data_expected() if p not in zipfile.ZipFile(wheel).namelist()]
+    if missing:
+        raise SystemExit(f"lite: the project wheel lacks package data {missing}: see [tool.setuptools.package-data]")
+    return Path(shutil.move(wheel, dest / wheel.name))
+
+
+def package_data_expected() -> list[str]:
+    """Data files of the checkout the browser needs in the wheel: the API schemas and every
+    compiled catalog (``set_language`` reads them with the stdlib's gettext)."""
+    pkg = ROOT / "k8sjobs"
+    files = [*pkg.glob("api/*.json"), *pkg.glob("locale/*/LC_MESSAGES/*.mo")]
+    return sorted(p.relative_to(ROOT).as_posix() for p in files)
+
+
+def precompile(pyodide: Path) -> None:
+    """Add the bytecode of every module a lesson imports to the wheels (tools/lite_pyc.py, run in
+    the site's Pyodide under Node): each kernel start then imports without compiling."""
+    if not shutil.which("node"):
+        raise SystemExit("lite: node is needed to precompile for the browser's Python (Debian: apt-get install nodejs)")
+    done = subprocess.run(["node", str(ROOT / "tools" / "lite_pyc.mjs"), str(pyodide)], capture_output=True, text=True)
+    print(done.stdout.strip()[-2000:])
+    if done.returncode:
+        print(done.stderr.strip()[-4000:])
+        raise SystemExit(f"lite: precompiling in Pyodide failed ({done.returncode})")
+
+
+# ------------------------------------------------------------------------------ the lock of the site
+
+
+def top_level_imports(wheel: Path) -> list[str]:
+    """Top-level importable names of a wheel (what Pyodide's lock calls ``imports``)."""
+    names = set()
+    with zipfile.ZipFile(wheel) as z:
+        for path in z.namelist():
+            first, _, rest = path.partition("/")
+            name = first if rest else first.removesuffix(".py") if first.endswith(".py") else ""
+            if name.isidentifier() and not first.endswith((".dist-info", ".data")):
+                names.add(name)
+    return sorted(names)
+
+
+def site_lock(npm_lock: dict, wheels: dict[str, Path], extras: dict[str, set[str]]) -> dict:
+    """A pyodide-lock.json naming only ``wheels`` (files next to it), with their dependencies as
+    Pyodide evaluates markers; every dependency must be one of them."""
+    markers = lock.pyodide_markers(npm_lock["info"]["python"])
+    packages = {}
+    for key, wheel in sorted(wheels.items()):
+        meta = lock.wheel_metadata(wheel)
+        name = HeaderParser().parsestr(meta)["Name"]
+        depends = sorted({lock.canon(r.name) for r in lock.requires(meta, extras.get(key, set()), markers)})
+        missing = [d for d in depends if d not in wheels]
+        if missing:
+            raise SystemExit(f"lite: {name} needs {missing}, which requirements/lite-browser.txt does not pin")
+        packages[key] = {
+            "name": name, "version": lock.wheel_version(wheel.name)[1], "file_name": wheel.name,
+            "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package", "imports": top_level_imports(wheel), "depends": depends,
+            "unvendored_tests": False, "shared_library": False,
+        }
+    return {"info": npm_lock["info"], "packages": packages}
+
+
+# ------------------------------------------------------------------------------ build
+
+
+def lesson_dirs() -> list[Path]:
+    """``notebooks/<lang>/`` of every language that has lessons."""
+    return sorted(d for d in (ROOT / "notebooks").iterdir() if d.is_dir() and any(d.glob("*.ipynb")))
+
+
+def lite_config(packages: list[str]) -> dict:
+    """The site's jupyter-lite.json (the build adds to it)."""
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "k8sjobs lessons",
+            "exposeAppInBrowser": True,  # window.jupyterapp, as on Binder's Lab for the browser tests
+            "litePluginSettings": {
+                KERNEL_PLUGIN: {
+                    "pyodideUrl": PYODIDE_URL,
+                    "disablePyPIFallback": True,
+                    "loadPyodideOptions": {"packages": packages},
+                },
+            },
+        },
+    }
+
+
+def build(out: Path = SITE) -> dict:
+    """Build the site into ``out`` from clean; returns figures (seconds, bytes, files)."""
+    t0 = time.perf_counter()
+    for path in (out, WORK):
+        shutil.rmtree(path, ignore_errors=True)
+    lite_dir = WORK / "lite"
+    pyodide = lite_dir / PYODIDE_DIR
+    version, integrity, pins = browser_pins()
+
+    say(f"Pyodide {version} core from npm")
+    npm_lock = pyodide_core(version, integrity, pyodide)
+    python = npm_lock["info"]["python"]
+    say(f"{len(pins)} wheels for Python {python} (PyPI, sdist, the kernel's) and the project's")
+    wheels = fetch_wheels(pins, python, pyodide)
+    wheels[lock.canon(lock.PROJECT)] = project_wheel(pyodide)
+    extras = {key: ex for key, _, ex, _, _ in pins}
+    extras[lock.canon(lock.PROJECT)] = set(lock.LITE_EXTRAS)
+    site_lock_file = pyodide / "pyodide-lock.json"
+    site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
+    say("bytecode of what a lesson imports, compiled by the site's own Python (Node)")
+    precompile(pyodide)
+    site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
+
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(lite_config(sorted(wheels)), indent=2))
+    (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS_OVERRIDES, indent=2))
+    content = WORK / "content"
+    for lang in lesson_dirs():
+        (content / lang.name).mkdir(parents=True)
+        for nb in sorted(lang.glob("*.ipynb")):
+            shutil.copy2(nb, content / lang.name / nb.name)
+
+    say("jupyter lite build")
+    cmd = [sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite_dir), "--output-dir", str(out),
+           "--contents", str(content), "--apps", "lab", "--no-unused-shared-packages", "--no-sourcemaps"]
+    done = subprocess.run(cmd, cwd=lite_dir, capture_output=True, text=True)
+    if done.returncode:
+        print(done.stdout[-4000:], done.stderr[-4000:])
+        raise SystemExit(f"lite: jupyter lite build failed ({done.returncode})")
+    # the browser asks every page's origin for /favicon.ico (the app's is under lab/)
+    shutil.copy2(out / "lab" / "favicon.ico", out / "favicon.ico")
+    figures = check_site(out)
+    figures["seconds"] = round(time.perf_counter() - t0, 1)
+    say(f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} in {figures['seconds']} s: "
+        f"{figures['bytes'] / 1e6:.1f} MB in {figures['files']} files, {figures['wheels']} wheels preloaded, "
+        f"lessons: {', '.join(figures['languages'])}")
+    return figures
+
+
+def check_site(out: Path) -> dict:
+    """Refuse a site that could reach the internet or misses a piece; returns its figures."""
+    problems = []
+    config = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
+    if kernel.get("pyodideUrl") != PYODIDE_URL or not (out / PYODIDE_DIR / "pyodide.mjs").is_file():
+        problems.append(f"the kernel's pyodideUrl is {kernel.get('pyodideUrl')!r}, not the site's {PYODIDE_URL}")
+    if kernel.get("disablePyPIFallback") is not True:
+        problems.append("the PyPI fallback of piplite is not disabled")
+    site_lock_ = json.loads((out / PYODIDE_DIR / "pyodide-lock.json").read_text())
+    for entry in site_lock_["packages"].values():
+        f = out / PYODIDE_DIR / entry["file_name"]
+        if "/" in entry["file_name"] or ":" in entry["file_name"] or not f.is_file():
+            problems.append(f"the lock names {entry['file_name']!r}, not a wheel of the site")
+        elif hashlib.sha256(f.read_bytes()).hexdigest() != entry["sha256"]:
+            problems.append(f"{entry['file_name']}: sha256 differs from the lock")
+    preload = kernel.get("loadPyodideOptions", {}).get("packages", [])
+    if sorted(preload) != sorted(site_lock_["packages"]):
+        problems.append(f"preloaded {sorted(preload)} is not the lock's {sorted(site_lock_['packages'])}")
+    maps = [p for p in out.rglob("*.map")]
+    if maps:
+        problems.append(f"{len(maps)} source maps (e.g. {maps[0].relative_to(out)})")
+    if not (out / "files" / START).is_file():
+        problems.append(f"no start page files/{START}")
+    if problems:
+        raise SystemExit("lite: the site is not right:\n  " + "\n  ".join(problems))
+    files = [p for p in out.rglob("*") if p.is_file()]
+    return {
+        "bytes": sum(p.stat().st_size for p in files), "files": len(files), "wheels": len(site_lock_["packages"]),
+        "languages": sorted(p.name for p in (out / "files").iterdir() if p.is_dir()),
+        "pyodide": site_lock_["info"],
+    }
+
+
+# ------------------------------------------------------------------------------ serve
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the types a browser insists on for modules and WebAssembly."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".ipynb": "application/json", ".whl": "application/zip",
+        ".zip": "application/zip", ".svg": "image/svg+xml",
+    }
+    quiet = True
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def start_server(site: Path = SITE, port: int = 0, quiet: bool = True) -> http.server.ThreadingHTTPServer:
+    """Serve ``site`` on 127.0.0.1:``port`` (0: a free one) from a daemon thread; ``.shutdown()`` stops it."""
+    handler = functools.partial(type("H", (Handler,), {"quiet": quiet}), directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True, name="lite-site").start()
+    return server
+
+
+def start_url(server: http.server.ThreadingHTTPServer, path: str = START) -> str:
+    """The URL that opens ``path`` (a notebook of the site) in JupyterLab."""
+    return f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path={path}"
+
+
+def serve(port: int) -> None:
+    if not (SITE / "jupyter-lite.json").is_file():
+        raise SystemExit("lite: no _site/ yet: sh tools/lite.sh")
+    server = start_server(SITE, port, quiet=False)
+    print(f"\nThe lessons, in your browser: {start_url(server)}\n(serving {SITE}; Ctrl-C stops)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="sh tools/lite.sh", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--serve", action="store_true", help="build, then serve on 127.0.0.1")
+    parser.add_argument("--serve-only", action="store_true", help="serve the existing _site/ without building")
+    parser.add_argument("--port", type=int, default=8000, help="port for --serve (0: a free one)")
+    args = parser.parse_args(argv)
+    if Path(sys.prefix).resolve() != VENV.resolve():
+        if args.serve_only:
+            serve(args.port)
+            return 0
+        python = ensure_venv()
+        os.execv(python, [str(python), __file__, *(argv if argv is not None else sys.argv[1:])])
+    if not args.serve_only:
+        build()
+    if args.serve or args.serve_only:
+        serve(args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
