@@ -15,6 +15,9 @@
 #             waits on its kernel's start and replies, so two per CPU keep the CPUs busy;
 #             K8SJOBS_NBVAL_WORKERS overrides); passes, saying so, while there are none
 #   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
+#   lite      sh tools/lite.sh: the JupyterLite site _site/ from clean (its own build venv .venv-lite,
+#             Pyodide from npm), then python -m pytest tests/lite: the start page and every lesson
+#             run in the site in Chromium, outputs as stored, no request leaving 127.0.0.1
 #   binder    python -m pytest tests/binder (a fresh venv from binder/requirements.txt, as repo2docker
 #             builds it; the lessons executed in it; pins vs CI; peak memory vs Binder's 2 GB)
 # A skipped test fails its stage (a skipped check is a defect). Jupyter, IPython and XDG dirs and
@@ -151,6 +154,15 @@ stage_binder() {
     NOTE="$NOTE; figures in artifacts/binder/report.json"
 }
 
+stage_lite() {
+    # the build venv and the wheels come through pip's own cache, not the isolated one
+    PIP_CACHE_DIR=$PIP_CACHE sh tools/lite.sh || return $?
+    K8SJOBS_CHROMIUM=$CHROMIUM "$VPY" -m pytest tests/lite -v --durations=0 \
+        --junitxml="$RESULTS/lite.xml" "$@" || return $?
+    junit_note "$RESULTS/lite.xml"
+    NOTE="$NOTE; site $(du -sh _site | cut -f1), screenshots in artifacts/browser/lite-*"
+}
+
 stage_browser() {
     K8SJOBS_CHROMIUM=$CHROMIUM "$VPY" -m pytest tests/browser -v --durations=0 \
         --junitxml="$RESULTS/browser.xml" "$@" || return $?
@@ -167,6 +179,7 @@ isolate() {
     export JUPYTER_PLATFORM_DIRS=1 PYDEVD_DISABLE_FILE_VALIDATION=1
 }
 
+PIP_CACHE=${PIP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pip}  # before isolate() moves XDG_CACHE_HOME
 mkdir -p "$RESULTS"
 rm -f "$RESULTS"/*.xml
 stage setup stage_setup
@@ -176,4 +189,5 @@ stage ruff stage_ruff
 stage pytest stage_pytest "$@"
 stage nbval stage_nbval "$@"
 stage browser stage_browser "$@"
+stage lite stage_lite "$@"
 stage binder stage_binder "$@"

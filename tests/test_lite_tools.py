@@ -1,0 +1,191 @@
+"""The JupyterLite tooling without building a site: pins, the site's lock, the checks, the links.
+
+The built site itself is tested by tests/lite (the ``lite`` stage of tools/test.sh).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import lite  # noqa: E402
+import lock  # noqa: E402
+
+MARKERS = lock.pyodide_markers("3.14.2")
+
+
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_wheel(path: Path, name: str, version: str, requires: list[str], files: dict[str, str]) -> Path:
+    """A minimal wheel with METADATA, RECORD and ``files``."""
+    wheel = path / f"{name}-{version}-py3-none-any.whl"
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
+        f"Requires-Dist: {r}\n" for r in requires)
+    with zipfile.ZipFile(wheel, "w") as z:
+        for arcname, text in files.items():
+            z.writestr(arcname, text)
+        z.writestr(f"{name}-{version}.dist-info/METADATA", meta)
+        z.writestr(f"{name}-{version}.dist-info/RECORD", "")
+    return wheel
+
+
+def test_requirements_are_evaluated_as_pyodide_evaluates_markers():
+    meta = ("Name: ipython\nRequires-Dist: jedi>=0.18\n"
+            'Requires-Dist: psutil>=7; sys_platform != "emscripten"\n'
+            'Requires-Dist: pexpect>4.3; sys_platform != "win32" and sys_platform != "emscripten"\n'
+            'Requires-Dist: typing_extensions; python_version < "3.12"\n'
+            'Requires-Dist: pytest; extra == "test"\n')
+    assert [r.name for r in lock.requires(meta, set(), MARKERS)] == ["jedi"]
+    assert [r.name for r in lock.requires(meta, {"test"}, MARKERS)] == ["jedi", "pytest"]
+
+
+def test_wheel_and_sdist_names_give_name_and_version():
+    assert lock.wheel_version("prompt_toolkit-3.0.53-py3-none-any.whl") == ("prompt-toolkit", "3.0.53")
+    assert lock.wheel_version("jedi-0.20.1-py2.py3-none-any.whl") == ("jedi", "0.20.1")
+    assert lock.wheel_version("pyyaml-6.0.4.tar.gz") == ("pyyaml", "6.0.4")
+    with pytest.raises(ValueError):
+        lock.wheel_version("python_stdlib.zip")
+
+
+def test_the_browser_lock_pins_the_runtime_versions_and_no_numpy():
+    runtime = {}
+    for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, version = line.split("==")
+            runtime[lock.canon(name)] = version.strip()
+    version, integrity, pins = lite.browser_pins()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version) and integrity.startswith("sha512-")
+    keys = {key for key, *_ in pins}
+    assert {"plotly", "ipywidgets", "anywidget", "networkx", "pyyaml", "pyodide-kernel", "ipython"} <= keys
+    assert "numpy" not in keys and "psutil" not in keys and "pexpect" not in keys
+    for key, name, _, pinned, source in pins:
+        if source == "pypi" or source.startswith("sdist"):
+            assert runtime.get(key, pinned) == pinned, f"{name}: browser {pinned}, runtime {runtime.get(key)}"
+    assert [s for _, n, _, _, s in pins if n == "PyYAML"] == ["sdist, built as a pure wheel"]
+
+
+def test_the_build_lock_keeps_jupyterlite_and_its_kernel_together():
+    text = (ROOT / "requirements" / "lite-build.txt").read_text()
+    core = re.search(r"^jupyterlite-core==(\S+)$", text, re.M).group(1)
+    kernel = re.search(r"^jupyterlite-pyodide-kernel==(\S+)$", text, re.M).group(1)
+    assert core == kernel
+
+
+def test_the_site_lock_names_only_local_wheels_with_their_sums_and_dependencies(tmp_path):
+    a = make_wheel(tmp_path, "alpha", "1.0", ["beta>=2", 'psutil; sys_platform != "emscripten"'],
+                   {"alpha/__init__.py": "", "alpha_helper.py": ""})
+    b = make_wheel(tmp_path, "beta", "2.1", [], {"beta/__init__.py": ""})
+    npm = {"info": {"python": "3.14.2", "arch": "wasm32"}, "packages": {"numpy": {"file_name": "numpy-2.whl"}}}
+    out = lite.site_lock(npm, {"alpha": a, "beta": b}, {})
+    assert set(out["packages"]) == {"alpha", "beta"}, "the npm package's entries are not kept"
+    entry = out["packages"]["alpha"]
+    assert entry["file_name"] == a.name and entry["depends"] == ["beta"]
+    assert entry["sha256"] == hashlib.sha256(a.read_bytes()).hexdigest()
+    assert entry["imports"] == ["alpha", "alpha_helper"]
+    with pytest.raises(SystemExit, match="does not pin"):
+        lite.site_lock(npm, {"alpha": a}, {})
+
+
+def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bool = True,
+               file_name: str | None = None) -> Path:
+    site = tmp_path / "site"
+    pyodide = site / lite.PYODIDE_DIR
+    pyodide.mkdir(parents=True)
+    (pyodide / "pyodide.mjs").write_text("")
+    wheel = make_wheel(pyodide, "alpha", "1.0", [], {"alpha/__init__.py": ""})
+    lock_ = {"info": {"python": "3.14.2"}, "packages": {"alpha": {
+        "file_name": file_name or wheel.name, "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()}}}
+    (pyodide / "pyodide-lock.json").write_text(json.dumps(lock_))
+    config = lite.lite_config(["alpha"])
+    settings = config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN]
+    settings["pyodideUrl"], settings["disablePyPIFallback"] = pyodide_url, fallback
+    (site / "jupyter-lite.json").write_text(json.dumps(config))
+    (site / "files" / "en").mkdir(parents=True)
+    (site / "files" / lite.START).write_text("{}")
+    return site
+
+
+def test_check_site_accepts_a_site_that_loads_everything_from_itself(tmp_path):
+    figures = lite.check_site(write_site(tmp_path))
+    assert figures["wheels"] == 1 and figures["languages"] == ["en"]
+
+
+@pytest.mark.parametrize("broken, message", [
+    ({"pyodide_url": "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/pyodide.mjs"}, "pyodideUrl"),
+    ({"fallback": False}, "PyPI fallback"),
+    ({"file_name": "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/alpha-1.0-py3-none-any.whl"}, "not a wheel"),
+])
+def test_check_site_refuses_a_site_that_would_fetch_from_outside(tmp_path, broken, message):
+    with pytest.raises(SystemExit, match=message):
+        lite.check_site(write_site(tmp_path, **broken))
+
+
+def test_the_server_serves_modules_and_webassembly_with_the_types_browsers_insist_on(tmp_path):
+    import urllib.request
+
+    for name in ("a.mjs", "a.wasm", "a.js"):
+        (tmp_path / name).write_bytes(b"x")
+    server = lite.start_server(tmp_path, 0)
+    try:
+        port = server.server_address[1]
+        types = {name: urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}").headers["Content-Type"]
+                 for name in ("a.mjs", "a.wasm", "a.js")}
+    finally:
+        server.shutdown()
+    assert types == {"a.mjs": "text/javascript", "a.wasm": "application/wasm", "a.js": "text/javascript"}
+    assert server.server_address[0] == "127.0.0.1"
+
+
+def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
+    pyc = _module("lite_pyc")
+    wheel = make_wheel(tmp_path, "alpha", "1.0", [], {"alpha/__init__.py": "X = 1\n"})
+    pyc.add_to_wheel(str(wheel), {"alpha/__pycache__/__init__.cpython-314.pyc": b"\x00" * 16})
+    with zipfile.ZipFile(io.BytesIO(wheel.read_bytes())) as z:
+        assert "alpha/__pycache__/__init__.cpython-314.pyc" in z.namelist()
+        assert z.read("alpha/__init__.py") == b"X = 1\n"
+        record = z.read("alpha-1.0.dist-info/RECORD").decode()
+    assert record.startswith("alpha/__pycache__/__init__.cpython-314.pyc,sha256=")
+
+
+def test_the_readme_points_at_the_published_site_under_the_two_commands():
+    links = _module("binder_links")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert links.lite_link() in readme, "run: python3 tools/binder_links.py --write"
+    assert links.pages_url("k8sjobs/k8sjobs") == "https://k8sjobs.github.io/k8sjobs/"
+    assert links.pages_url("Someone/someone.github.io") == "https://someone.github.io/"
+    assert links.LITE_START == lite.START
+    lines = readme.splitlines()
+    commands = [i for i, line in enumerate(lines) if line.startswith("    sh tools/")]
+    third = next(i for i, line in enumerate(lines) if line.startswith("No install: [open the lessons"))
+    assert commands[:2] == [2, 3] and third == commands[1] + 3, "the line right under the two commands"
+    assert f"{links.pages_url()}lab/index.html?path=en/00-start-here.ipynb" in lines[third]
+
+
+def test_the_workflow_publishes_the_site_that_tools_lite_sh_builds():
+    workflow = (ROOT / ".github" / "workflows" / "lite.yml").read_text(encoding="utf-8")
+    assert "run: sh tools/lite.sh" in workflow
+    assert re.search(r"uses: actions/upload-pages-artifact@v\d+\n\s+with:\n\s+path: _site\n", workflow)
+    assert "uses: actions/deploy-pages@v" in workflow and "pages: write" in workflow
+
+
+def test_the_lite_stage_builds_the_site_and_runs_its_browser_tests():
+    script = (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
+    assert "stage lite stage_lite" in script
+    body = script[script.index("stage_lite() {"):]
+    assert "sh tools/lite.sh" in body and "-m pytest tests/lite" in body
