@@ -169,7 +169,11 @@ def test_the_readme_points_at_the_published_site_under_the_two_commands():
     assert links.lite_link() in readme, "run: python3 tools/binder_links.py --write"
     assert links.pages_url("k8sjobs/k8sjobs") == "https://k8sjobs.github.io/k8sjobs/"
     assert links.pages_url("Someone/someone.github.io") == "https://someone.github.io/"
-    assert links.LITE_START == lite.START
+    assert links.lite_start("en") == lite.START
+    for language in ("zh-CN", "zh-TW", "ru"):  # every README has its language's line, where it has the block
+        text = (ROOT / links.README[language]).read_text(encoding="utf-8")
+        assert links.lite_link(language=language) in text
+        assert f"path={language}/00-start-here.ipynb" in text and (ROOT / "notebooks" / language).is_dir()
     lines = readme.splitlines()
     commands = [i for i, line in enumerate(lines) if line.startswith("    sh tools/")]
     third = next(i for i, line in enumerate(lines) if line.startswith("No install: [open the lessons"))

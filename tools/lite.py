@@ -22,7 +22,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
 * a ``pyodide-lock.json`` that names only those local wheels (sha256 recomputed), replacing the
   npm package's, which names wheels that are not in it; the kernel preloads all of them
   (``loadPyodideOptions.packages``), so a lesson needs no ``%pip`` cell and the PyPI fallback is off;
-* the lessons of every language: ``notebooks/<lang>/*.ipynb`` become the site's ``<lang>/``.
+* the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
+  notebooks and the files they read; not the Markdown sources of the notebooks).
 
 Every build starts from clean (``_site/`` and ``build/lite/`` removed): an incremental
 ``jupyter lite build`` once dropped ``pyodideUrl`` and the kernel went to a CDN. The build ends
@@ -270,6 +271,19 @@ def lesson_dirs() -> list[Path]:
     return sorted(d for d in (ROOT / "notebooks").iterdir() if d.is_dir() and any(d.glob("*.ipynb")))
 
 
+def lesson_files(lang: Path) -> list[Path]:
+    """What the site holds of ``notebooks/<lang>/``: the lessons and the files they read (e.g.
+    ``snapshots/``), without the Markdown sources the lessons are built from."""
+    files = []
+    for f in sorted(lang.rglob("*")):
+        if not f.is_file() or any(part.startswith(".") or part == "__pycache__" for part in f.relative_to(lang).parts):
+            continue
+        if f.suffix == ".md" and f.with_suffix(".ipynb").exists():
+            continue
+        files.append(f)
+    return files
+
+
 def lite_config(packages: list[str]) -> dict:
     """The site's jupyter-lite.json (the build adds to it)."""
     return {
@@ -315,9 +329,9 @@ def build(out: Path = SITE) -> dict:
     (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS_OVERRIDES, indent=2))
     content = WORK / "content"
     for lang in lesson_dirs():
-        (content / lang.name).mkdir(parents=True)
-        for nb in sorted(lang.glob("*.ipynb")):
-            shutil.copy2(nb, content / lang.name / nb.name)
+        for f in lesson_files(lang):
+            (content / f.relative_to(lang.parent)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(f, content / f.relative_to(lang.parent))
 
     say("jupyter lite build")
     cmd = [sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite_dir), "--output-dir", str(out),

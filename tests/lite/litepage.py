@@ -173,6 +173,21 @@ class LiteTabs:
             other.load(following[0], timeout)
         return notebook, times
 
+    def execute(self, code: str, timeout: float = 60) -> str:
+        """Run ``code`` in the open notebook's kernel (not as a cell); its printed text, and
+        ``ERROR name: value`` if it raised."""
+        return self.current.page.evaluate("""async (code) => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const future = w.sessionContext.session.kernel.requestExecute({code, store_history: false});
+            let out = "";
+            future.onIOPub = (msg) => {
+                if (msg.header.msg_type === "stream") out += msg.content.text;
+                if (msg.header.msg_type === "error") out += `ERROR ${msg.content.ename}: ${msg.content.evalue}`;
+            };
+            await future.done;
+            return out;
+        }""", code)
+
     def problems(self) -> list[str]:
         """The tab's problems since its notebook was loaded (:meth:`Tab.problems`)."""
         return self.current.problems()

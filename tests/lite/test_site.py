@@ -34,7 +34,6 @@ NOTEBOOKS = ROOT / "notebooks"
 START = NOTEBOOKS / "en" / "00-start-here.ipynb"
 LESSONS = sorted(p for p in (NOTEBOOKS / "en").glob("[0-9][0-9]-*.ipynb") if p != START)
 OTHER_STARTS = sorted(p for p in NOTEBOOKS.glob("*/00-start-here.ipynb") if p.parent.name != "en")
-STATUS = re.compile(r"^cycle (\d+) of (\d+) · t=")
 TIMINGS: dict[str, dict[str, float]] = {}
 
 
@@ -64,22 +63,32 @@ def run_lesson(lab, notebook: Path, name: str) -> dict:
     return TIMINGS[name]
 
 
+def cycle_shown(text: str) -> tuple[int, int] | None:
+    """(cycle, cycles) from a status line in any language: "cycle 2 of 6 · t=...", "第 2 个周期（共 6 个） · t=..."."""
+    head = text.split("·")[0]
+    numbers = re.findall(r"\d+", head)
+    return (int(numbers[0]), int(numbers[1])) if "· t=" in text and len(numbers) >= 2 else None
+
+
 def step_dashboard(lab, name: str) -> bool:
-    """Step the first dashboard of the open lesson once (Back at its last cycle); False if it has none."""
+    """Step the first dashboard of the open lesson once (Back at its last cycle) and see the kernel
+    answer: the status line shows the next cycle. False if the lesson has no dashboard."""
     probe = lab.probe
     if probe.page.locator(".k8sjobs-explorer").count() == 0:
         return False
     explorer = probe.page.locator(".k8sjobs-explorer").first
     explorer.scroll_into_view_if_needed()
     status = explorer.locator(".k8sjobs-status")
-    expect(status).to_have_text(STATUS, timeout=60_000)  # drawn by the widget once its view renders
+    expect(status).to_have_text(re.compile(r"\d.*· t="), timeout=60_000)  # drawn once its view renders
     text = status.text_content()
-    m = STATUS.search(text)
-    assert m, f"the status line reads {text!r}"
-    shown, last = int(m.group(1)), int(m.group(2))
-    button, want = ("step", shown + 1) if shown < last else ("back", shown - 1)
+    shown = cycle_shown(text)
+    assert shown, f"the status line reads {text!r}"
+    cycle, last = shown
+    button, want = ("step", cycle + 1) if cycle < last else ("back", cycle - 1)
     explorer.locator(f"button.k8sjobs-{button}").first.click()
-    expect(status).to_have_text(re.compile(rf"^cycle {want} of {last} · t="), timeout=60_000)
+    probe.page.wait_for_function(
+        """([el, want]) => { const m = el.textContent.split('·')[0].match(/\\d+/); return m && +m[0] === want; }""",
+        arg=[status.element_handle(), want], timeout=60_000)
     probe.shot(f"{name}-stepped", scroll_to=explorer)
     return True
 
@@ -103,9 +112,11 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     assert hashlib.sha256(wheel.read_bytes()).hexdigest() == lock["packages"]["k8sjobs"]["sha256"]
     names = set(zipfile.ZipFile(wheel).namelist())
     assert set(lite.package_data_expected()) <= names
-    # every lesson of every language is a file of the site
-    for notebook in NOTEBOOKS.glob("*/*.ipynb"):
-        assert (site / "files" / site_path(notebook)).is_file(), f"{site_path(notebook)} is not in the site"
+    # every lesson of every language is a file of the site, with the files the lessons read
+    for lang in lite.lesson_dirs():
+        for f in lite.lesson_files(lang):
+            assert (site / "files" / site_path(f)).read_bytes() == f.read_bytes(), f"{site_path(f)} is not in the site"
+    assert not list((site / "files").rglob("*.md")), "the Markdown sources of the lessons stay out"
     assert figures["bytes"] < 90e6, f"the site grew to {figures['bytes'] / 1e6:.1f} MB"
 
 
@@ -114,13 +125,27 @@ def test_the_start_page_runs_steps_and_answers_an_exercise(lab):
     run_lesson(lab, START, "start")
     assert lab.pyodide_url() == f"http://127.0.0.1:{lab.server.server_address[1]}/static/pyodide/pyodide.mjs"
     assert step_dashboard(lab, "start"), "the start page has a dashboard"
+    # the kernel reads the files next to the lessons (e.g. snapshots/), as the lessons do
+    data = [f for f in lite.lesson_files(NOTEBOOKS / "en") if f.suffix != ".ipynb"]
+    code = ("import hashlib, os\nfor p in %r:\n    print(p, hashlib.sha256(open(p, 'rb').read()).hexdigest())"
+            % [f.relative_to(NOTEBOOKS / "en").as_posix() for f in data])
+    want = "".join(f"{f.relative_to(NOTEBOOKS / 'en').as_posix()} {hashlib.sha256(f.read_bytes()).hexdigest()}\n"
+                   for f in data)
+    assert lab.execute(code) == want
+    # the first exercise asking for a number, answered right: the kernel says what the run gives
     probe = lab.probe
-    box = probe.page.locator(".k8sjobs-exercise").first
+    box = probe.page.locator(".k8sjobs-exercise:has(input[type=text])").first
     box.scroll_into_view_if_needed()
-    box.locator("input[type=text]").first.fill("16")
-    box.get_by_role("button", name="Check").first.click()
-    probe.expect_text(".k8sjobs-exercise-feedback", re.compile(r"^✔ Correct"), timeout=60)
-    feedback = probe.page.locator(".k8sjobs-exercise-feedback").first
+    prompt = " ".join(box.locator(".k8sjobs-exercise-prompt").inner_text().split())
+    answers = json.loads(lab.execute(
+        "import gc, json\nfrom k8sjobs import Exercise\n"
+        "print(json.dumps({' '.join(e.prompt.split()): e.expected for e in gc.get_objects()"
+        " if isinstance(e, Exercise) and e.kind == 'number'}))"))
+    assert prompt in answers, f"no number exercise with the prompt {prompt!r} in the kernel: {list(answers)}"
+    box.locator("input[type=text]").first.fill(str(answers[prompt]))
+    box.locator("button", has_text="Check").first.click()
+    feedback = box.locator(".k8sjobs-exercise-feedback")
+    expect(feedback).to_have_text(re.compile(rf"^✔ Correct: .*{re.escape(str(answers[prompt]))}"), timeout=60_000)
     feedback.locator(".js-plotly-plot").first.wait_for(timeout=60_000)  # the run's picture, drawn
     probe.shot("start-exercise", scroll_to=feedback)
     assert_clean(lab, outside)
