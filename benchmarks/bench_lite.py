@@ -10,8 +10,7 @@
   cleared, the HTTP cache kept, as for a learner's second visit) until its Pyodide kernel is idle.
 * **Run all**: from "run all cells" until the kernel is idle again, per lesson.
 
-Headless Debian Chromium, one tab, one lesson at a time (the ``lite`` test stage loads the next
-lesson ahead; this does not). Each figure: median and best of ``--runs`` runs, interleaved
+Headless Debian Chromium, one tab, one lesson at a time, as the ``lite`` test stage runs them. Each figure: median and best of ``--runs`` runs, interleaved
 (lesson 1..N, then again), because this 2-core VM is shared and varies by 30 % or more. Not a
 timed test: it prints a table.
 """
@@ -89,7 +88,7 @@ def main() -> int:
     results: dict[str, dict[str, list[float]]] = {p: {"kernel_idle": [], "run_all": []} for p in paths}
     with litepage.Browser() as browser:
         outside = litepage.watch_outside(browser.context)
-        tabs = litepage.LiteTabs(browser, site, [], ahead=False, outside=outside)
+        tabs = litepage.LiteTabs(browser, site, outside=outside)
         try:
             for run in range(args.runs):
                 for path in paths:

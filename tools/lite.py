@@ -72,8 +72,11 @@ SETTINGS_OVERRIDES = {
 }
 
 
+_T0 = time.perf_counter()
+
+
 def say(*parts: object) -> None:
-    print("lite:", *parts, flush=True)
+    print(f"lite: [{time.perf_counter() - _T0:5.1f} s]", *parts, flush=True)
 
 
 # ------------------------------------------------------------------------------ the build venv

@@ -6,10 +6,9 @@ name it, ``python -m pytest tests/lite``.
 
 * ``site`` (module): the site's folder;
 * ``lab`` (module): the site served on 127.0.0.1 and open in Debian's Chromium
-  (litepage.LiteTabs), in which the tests open the lessons one after the other, in the order
-  of the test module's ``PLAN`` (the next one loads while one runs); every request of the
-  browser (pages, kernel workers, service workers) to a host other than loopback is refused
-  and recorded in ``lab.outside``;
+  (litepage.LiteTabs), in which the tests open the lessons one after the other; every request
+  of the browser (pages, kernel workers, service workers) to a host other than loopback is
+  refused and recorded in ``lab.outside``;
 * on a failure, ``artifacts/browser/lite-failure-<test>.png``.
 """
 
@@ -41,11 +40,10 @@ def site() -> Path:
 
 
 @pytest.fixture(scope="module")
-def lab(site, request):
-    plan = getattr(request.module, "PLAN", [])
+def lab(site):
     with litepage.Browser() as browser:
         outside = litepage.watch_outside(browser.context)
-        tabs = litepage.LiteTabs(browser, site, plan, outside=outside)
+        tabs = litepage.LiteTabs(browser, site, outside=outside)
         yield tabs
         tabs.close()
 

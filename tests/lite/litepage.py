@@ -10,8 +10,7 @@ evidence per page) and adds what a static site needs:
   (page-level routing alone does not see the service worker);
 * :class:`LiteTabs` -- opens notebooks one after the other, each by its URL in a fresh page (a
   fresh JupyterLab and Pyodide kernel, as a learner opening a lesson's link), and waits until the
-  kernel is idle; two tabs on two servers take turns, so the next notebook of the plan loads
-  while the current one runs;
+  kernel is idle;
 * :func:`checked_cells` / :func:`compare_checked` -- the ``# NBVAL_CHECK_OUTPUT`` cells of a
   lesson file against what the page printed, sanitized as nbval does with tests/nbval-sanitize.cfg.
 """
@@ -79,7 +78,7 @@ _CLEAN_JS = """() => {
 
 
 class Tab:
-    """One browser tab on one server of the site (an origin of its own: no shared storage)."""
+    """One browser tab on a server of the site."""
 
     def __init__(self, browser: Browser, server, name: str) -> None:
         self.probe = browser.new_page(name)
@@ -134,44 +133,27 @@ class Tab:
 
 
 class LiteTabs:
-    """Opens the notebooks of ``plan`` one after the other, each in a fresh page with a fresh kernel.
+    """Opens notebooks one after the other, each by its URL in a fresh page with a fresh kernel.
 
-    With ``ahead`` (the default), two tabs on two servers take turns: while a notebook of the
-    plan is being used in one, the next one is already loading, its kernel starting, in the
-    other -- the browser works on both, the test waits for one. Without it, one tab does all.
+    One tab, one lesson at a time. (Loading the next lesson in a second tab while one runs saved
+    a third of the time, but on 2 busy cores it starved the running page: anywidget gives a
+    widget 2 s to initialise, and "[anywidget] Failed to initialize model" followed.)
     """
 
-    def __init__(self, browser: Browser, site: Path, plan: list[str], ahead: bool = True,
-                 outside: list[str] | None = None) -> None:
-        self.servers = [serve(site) for _ in range(2 if ahead else 1)]
-        self.tabs = [Tab(browser, server, f"lite-{i}") for i, server in enumerate(self.servers)]
-        self.plan = list(plan)
+    def __init__(self, browser: Browser, site: Path, outside: list[str] | None = None) -> None:
+        self.server = serve(site)
+        self.current = Tab(browser, self.server, "lite")
         self.outside = outside if outside is not None else []
-        self.current = self.tabs[0]
 
     @property
     def probe(self) -> Probe:
-        """The probe of the tab in use."""
+        """The probe of the tab."""
         return self.current.probe
 
-    @property
-    def server(self):
-        return self.current.server
-
     def open(self, path: str, timeout: float = 180) -> tuple[Notebook, dict[str, float]]:
-        """Open ``path`` (loaded ahead if it was next in the plan) and wait until its kernel is
-        idle; then start loading the notebook after it in the other tab."""
-        tab = next((t for t in self.tabs if t.path == path and t is not self.current), None)
-        if tab is None:
-            tab = next((t for t in self.tabs if t is not self.current), self.current)
-            tab.load(path, timeout)
-        self.current = tab
-        notebook, times = tab.wait(timeout)
-        following = self.plan[self.plan.index(path) + 1:] if path in self.plan else []
-        other = next((t for t in self.tabs if t is not tab), None)
-        if following and other is not None:
-            other.load(following[0], timeout)
-        return notebook, times
+        """Open ``path`` (e.g. ``en/03-work-queue.ipynb``) and wait until its kernel is idle."""
+        self.current.load(path, timeout)
+        return self.current.wait(timeout)
 
     def execute(self, code: str, timeout: float = 60) -> str:
         """Run ``code`` in the open notebook's kernel (not as a cell); its printed text, and
@@ -200,10 +182,8 @@ class LiteTabs:
                  document.baseURI).href""")
 
     def close(self) -> None:
-        for tab in self.tabs:
-            tab.probe.close()
-        for server in self.servers:
-            server.shutdown()
+        self.current.probe.close()
+        self.server.shutdown()
 
 
 # ------------------------------------------------------------------------------ checked outputs

@@ -42,10 +42,6 @@ def site_path(notebook: Path) -> str:
     return notebook.relative_to(NOTEBOOKS).as_posix()
 
 
-PLAN = [site_path(p) for p in (START, *LESSONS, *OTHER_STARTS)]
-"""The order the tests open the notebooks in (the ``lab`` fixture loads the next one ahead)."""
-
-
 def assert_clean(lab, outside_before: int) -> None:
     """No widget, console or page error in the lesson's page, no request to outside 127.0.0.1."""
     problems = lab.problems() + [f"request to outside 127.0.0.1: {r}" for r in lab.outside[outside_before:]]
