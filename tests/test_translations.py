@@ -404,12 +404,18 @@ LABEL = re.compile(r"\*\*([^*\n]+)\*\*\s*[（(]([^）)\n]+)[）)]")
 
 
 def catalog(language: str) -> dict[str, str]:
+    """The dashboard's words in ``language``: messages of ``k8sjobs/widgets/`` (buttons, tabs, fields).
+
+    Only those: a lesson also bolds a term at first use with its English after it (Russian
+    declines it: **рабочей очередью** (work queue)), which is no control even when a view has
+    the same English."""
     from babel.messages.pofile import read_po
 
     locale = language.replace("-", "_")
     with open(ROOT / "k8sjobs" / "locale" / locale / "LC_MESSAGES" / "k8sjobs.po", "rb") as fh:
         cat = read_po(fh, locale=locale)
-    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.context}
+    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.context
+            and any(path.startswith("k8sjobs/widgets/") for path, _line in m.locations)}
 
 
 def mismatched_labels(text: str, words: dict[str, str]) -> list[str]:
@@ -430,6 +436,13 @@ def test_a_lesson_names_the_dashboards_controls_as_the_dashboard_does(language: 
     problems = [f"{path.relative_to(ROOT)}: {p}" for path in t.translations((language,))
                 for p in mismatched_labels(path.read_text(encoding="utf-8"), words)]
     assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_the_dashboard_words_are_the_widgets_messages_only(language: str) -> None:
+    words = catalog(language)
+    assert {"Step", "Back", "Faults and actions", "Timeline", "Exit code"} <= set(words)
+    assert "work queue" not in words and "API server" not in words, "a view's word is no control"
 
 
 def test_the_label_check_compares_each_part_of_a_pair_with_the_catalog() -> None:

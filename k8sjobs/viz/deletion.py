@@ -203,6 +203,17 @@ TABLE_PX = 760
 """About how wide the table is drawn in a notebook's output area (its columns share it by weight)."""
 
 
+def _fit_word(width: int, texts: list[str]) -> int:
+    """A column's width, widened to its longest word: plotly wraps table cells only at spaces, so a
+    word wider than its column is cut (a translated title such as "перезапуски", or "УДАЛИТЬ").
+    The estimate is in the table's width units (about TABLE_PX wide): Cyrillic letters and capitals
+    count wider than Latin lowercase."""
+    words = [word for text in texts for word in strip_html(text).split()]
+    need = max((sum((8 if ch.isascii() else 10) + (2 if ch.isupper() else 0) for ch in word) + 20
+                for word in words), default=0)
+    return max(width, min(need, 2 * width))
+
+
 def _row_height(widths: list[int], cells: list[str]) -> int:
     """Pixels for one row: the cell that wraps into the most lines decides (11 px text, ~6.5 px a
     character), so no row is cut off at the bottom of the figure."""
@@ -271,6 +282,8 @@ def figure(trace: Trace, cycle: int):
             cols[i].append(v)
             fills[i].append(HIGHLIGHT if i in lit else row_fill)
     widths = [28, 150] + ([46] if r.indexed else []) + [96, 72, 58, 74, 76, 72] + [72, 250]
+    # the last column (why) holds sentences and is meant to wrap
+    widths = [_fit_word(w, [h, *col]) for w, h, col in zip(widths[:-1], heads, cols)] + widths[-1:]
     data: list[dict[str, Any]] = [{
         "type": "table", "columnwidth": widths,
         "header": {"values": [f"<b>{h}</b>" for h in heads], "fill": {"color": "#DDDDDD"},

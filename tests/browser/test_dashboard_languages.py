@@ -5,7 +5,9 @@ front of its first cell. The test reads the words it expects from the language's
 same ``.mo`` the kernel reads), so it follows the catalog: buttons, tabs, the status line, the
 "Why this cycle" panel, the faults panel and a figure title must be the catalog's words, not
 English; every glyph of them must render (no tofu box: each character is drawn on a canvas in
-the page's own font and compared with the glyph of a code point no font has); Step must work.
+the page's own font and compared with the glyph of a code point no font has); no label may be
+wider than its button, tab or field label, and no field may be squeezed by its label (Russian
+runs about 30 % longer than English); Step must work.
 Screenshots go to artifacts/browser/test_dashboard_in_language[<language>]-*.png.
 """
 
@@ -23,7 +25,7 @@ from k8sjobs.i18n import _
 from k8sjobs.viz import figure as view_figure
 from k8sjobs.widgets.state import ExplorerState
 
-LANGUAGES = ["zh-CN"]
+LANGUAGES = ["zh-CN", "ru"]
 """The languages whose catalogs are translated (a catalog translator adds theirs when it is done)."""
 
 _MANIFEST = re.compile(r'MANIFEST = """(.*?)"""', re.S)
@@ -78,19 +80,52 @@ _TOFU_JS = """([selector, text]) => {
     };
     const tofu = draw(String.fromCodePoint(0x10FFFD));
     const bad = [];
-    for (const ch of new Set(Array.from(text).filter(c => c.codePointAt(0) > 0x2E80))) {
+    const letters = new Set(Array.from(text).filter(c => c.codePointAt(0) > 0x7F && /\\p{L}/u.test(c)));
+    for (const ch of letters) {
         const g = draw(ch);
         if (g.ink === 0 || (g.h === tofu.h && g.ink === tofu.ink)) bad.push(ch);
     }
-    return {font, checked: new Set(Array.from(text).filter(c => c.codePointAt(0) > 0x2E80)).size, bad};
+    return {font, checked: letters.size, bad};
 }"""
 
 
 def assert_glyphs_render(probe, selector: str) -> None:
     text = probe.text(selector)
     result = probe.page.evaluate(_TOFU_JS, [selector, text])
-    assert result["checked"] > 0, f"no wide characters in {selector}: {text!r}"
+    assert result["checked"] > 0, f"no letters beyond ASCII in {selector}: {text!r}"
     assert result["bad"] == [], f"tofu in {selector} ({result['font']}): {''.join(result['bad'])}"
+
+
+_OVERFLOW_JS = """(root) => {
+    // Every label that must fit: buttons and toggles, tab labels, field labels. A label wider than its
+    // box is cut (ellipsis) or spills out; a field whose label leaves its input narrower than 40 px
+    // cannot show its value.
+    const out = {labels: [], cut: [], squeezed: []};
+    const seen = el => el.getBoundingClientRect().width > 0;
+    for (const el of document.querySelectorAll(root + ' button, ' + root + ' .lm-TabBar-tabLabel, '
+                                               + root + ' .widget-label')) {
+        if (!seen(el) || !el.innerText.trim()) continue;
+        const label = el.innerText.trim();
+        out.labels.push(label);
+        if (el.scrollWidth > el.clientWidth) out.cut.push(`${label}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    for (const input of document.querySelectorAll(root + ' .widget-inline-hbox input')) {
+        if (!seen(input)) continue;
+        const w = input.getBoundingClientRect().width;
+        const label = input.closest('.widget-inline-hbox').querySelector('.widget-label');
+        if (w < 40) out.squeezed.push(`${label ? label.innerText.trim() : '?'}: input ${Math.round(w)} px`);
+    }
+    return out;
+}"""
+
+
+def assert_labels_fit(probe, root: str) -> list[str]:
+    """Every button, tab and field label under ``root`` fits its box; every input keeps room; the labels."""
+    found = probe.page.evaluate(_OVERFLOW_JS, root)
+    assert found["labels"], f"no labels under {root}"
+    assert found["cut"] == [], "labels wider than their box: " + "; ".join(found["cut"])
+    assert found["squeezed"] == [], "fields squeezed by their label: " + "; ".join(found["squeezed"])
+    return found["labels"]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -126,6 +161,7 @@ def test_dashboard_in_language(lab, probe, language):
     assert words["Why this cycle"] in body
     assert_glyphs_render(probe, STATUS)
     assert_glyphs_render(probe, f"{EXPLORER} .lm-TabBar-tab")
+    assert_labels_fit(probe, EXPLORER)
     probe.shot("1-rendered", scroll_to=EXPLORER)
 
     # Step works, in the language: the status line and the timeline's title follow
@@ -152,7 +188,15 @@ def test_dashboard_in_language(lab, probe, language):
                                 " return r.getBoundingClientRect().width; }")
         assert label <= box["width"], f"{words[key]!r} does not fit its button ({label} > {box['width']})"
     assert_glyphs_render(probe, faults)
+    fitted = assert_labels_fit(probe, faults)
+    assert len(fitted) == 19, f"the faults panel's 7 field labels and 12 buttons, measured: {fitted}"
     probe.shot("3-faults", scroll_to=faults)
+
+    # the editing tab: its three buttons fit too
+    probe.page.get_by_role("tab", name=words["Edit the Job (YAML)"]).click()
+    probe.page.locator(f"{EXPLORER} .k8sjobs-edit button").first.wait_for(state="visible")
+    assert_labels_fit(probe, f"{EXPLORER} .k8sjobs-edit")
+    probe.shot("4-edit", scroll_to=f"{EXPLORER} .k8sjobs-edit")
     assert nb.kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"
