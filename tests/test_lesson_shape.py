@@ -71,7 +71,7 @@ def _headings(learn: str, why: str, final: list[str]) -> dict:
 # zh-CN ones through the converter that generates the zh-TW lessons, never typed by hand.
 HEADINGS = {
     "en": _headings("**You will learn:**", "Why", FINAL_SECTIONS),
-    "zh-CN": _headings("**你将学到：**", "为什么", ["小结", "术语", "延伸阅读", "核对答案"]),
+    "zh-CN": _headings("**你将学到**：", "为什么", ["小结", "术语", "延伸阅读", "核对答案"]),
     "ru": _headings("**Вы узнаете:**", "Зачем это нужно", ["Итоги", "Термины", "Что почитать", "Проверка ответов"]),
 }
 HEADINGS["zh-TW"] = {k: (_translations_tool().convert_text(v) if isinstance(v, str)

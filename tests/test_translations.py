@@ -392,6 +392,9 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
     ("主进程退出；处理程序", "主處理程序退出；處理程序"),                      # 3.2 #2: process
     ("succeeded 从不回退；最多只能", "succeeded 從不倒退；最多只能"),          # not back-off; 只 not 隻
     ("集群自动扩缩器；扩缩 Job", "叢集自動調整程式；調整規模 Job"),
+    # 「」 are full-width: no space beside them, except a list marker's and a table cell's
+    ("然后“渲染” 10 s，即 Job（“工作队列” Job）", "然後「算繪」10 s，即 Job（「工作佇列」Job）"),
+    ("1. “对于”\n| “计数” | counts |", "1. 「對於」\n| 「計數」 | counts |"),
 ])
 def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
     assert t.convert_text(zh_cn) == zh_tw
@@ -480,6 +483,47 @@ def reading_problems(text: str, language: str) -> list[str]:
     return []
 
 
+LINK_TARGET = re.compile(r"\]\(([^)]*)\)")
+"""The URL of a markdown link ``[text](url)``: its end is explicit, so a zh-cn anchor may be Chinese."""
+BARE_URL = re.compile(r"(?<!\]\()https?://[^\s<]*")
+"""A bare URL as JupyterLab (GFM autolinks) reads it: up to whitespace or ``<``."""
+WELL_FORMED_URL = re.compile(r"https?://[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:/[A-Za-z0-9._~%!$&'*+,;=:@/-]*)?"
+                             r"(?:#[\w.~%-]+)?")
+
+
+def malformed_urls(section: str) -> list[str]:
+    """URLs of a Further-reading section that a browser would not open as written: a bare URL runs
+    until whitespace, so one followed by Chinese text (``…#job-pod-的终止英文原文：https://…``) or by
+    full-width punctuation swallows it; a bare URL must be ASCII and end at whitespace, the end of
+    the line or a closing bracket."""
+    bad = [url for url in LINK_TARGET.findall(section) if not WELL_FORMED_URL.fullmatch(url)]
+    for m in BARE_URL.finditer(section):
+        url = m.group(0).rstrip("?!.,:*_~")  # GFM leaves trailing ASCII punctuation out of the link ...
+        while url.endswith(")") and url.count(")") > url.count("("):  # ... and an unbalanced ")"
+            url = url[:-1].rstrip("?!.,:*_~")
+        if not (url.isascii() and WELL_FORMED_URL.fullmatch(url)):
+            bad.append(m.group(0))
+    return bad
+
+
+@pytest.mark.parametrize("language", t.LANGUAGES)
+def test_every_further_reading_link_is_a_well_formed_url(language: str) -> None:
+    problems = [f"{path.relative_to(ROOT)}: {url}" for path in t.translations((language,))
+                for url in malformed_urls(further_reading(path.read_text(encoding="utf-8"), language))]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_url_check_refuses_a_url_that_runs_into_the_text_after_it() -> None:
+    zh, en = "https://kubernetes.io/zh-cn/docs/job/", "https://kubernetes.io/docs/job/"
+    good = (f"* Job Pod 的终止：{zh}#terminal 英文原文：{en}#termination-of-job-pods\n"
+            f"* Job，[Job Pod 的终止]({zh}#job-pod-的终止)（[英文原文]({en}#termination-of-job-pods)）：信号。\n"
+            f"* Jobs: {en}#a\n  (中文: {zh}#a)\n* Spark (see {en}#b).\n")
+    assert malformed_urls(good) == []
+    assert malformed_urls(f"* Job Pod 的终止：{zh}#job-pod-的终止英文原文：{en}#termination") == [
+        f"{zh}#job-pod-的终止英文原文：{en}#termination"]
+    assert malformed_urls(f"* 页面：{zh}#a）。") and malformed_urls(f"* [页面]({zh}#a 英文)")
+
+
 @pytest.mark.parametrize("language", t.LANGUAGES)
 def test_further_reading_points_where_the_language_has_its_pages(language: str) -> None:
     problems = [f"{path.relative_to(ROOT)}: {p}" for path in t.translations((language,))
@@ -496,3 +540,45 @@ def test_the_further_reading_check_refuses_a_russian_section_that_does_not_say_i
     twice = good.replace("parallel-jobs\n", "parallel-jobs (на английском)\n")
     assert reading_problems(twice, "ru") == ["Further reading says more than once that the links are English"]
     assert reading_problems("## 延伸阅读\n\n* https://kubernetes.io/docs/x/#a\n", "zh-CN")
+
+
+# ----------------------------------------------------------------------------- Chinese typography
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-TW"])
+def test_chinese_prose_has_no_stray_space_beside_bold_code_or_full_width_punctuation(language: str) -> None:
+    problems = [f"{path.relative_to(ROOT)}: {p}" for path in t.translations((language,))
+                for p in t.spacing_problems(path.read_text(encoding="utf-8"))]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("text", [
+    "控制器创建 3 个 Pod，并设置 `.spec.completions` 字段。",          # Chinese | Latin, digits, code: one space
+    "第四种操作 **FailIndex** 只让某个索引失败；**Pod 配额**（Pod quota）",  # a bold span of Latin text
+    "按**单步**（Step），把**退出码**设为 42，然后看`期望`列。",            # bold or code of Chinese: no space
+    "**你将学到**：这一课。\n\n| 中文 | English |\n|---|---|\n| **计数** | counts |",
+    "A1：“需要Job負載， 其實就是對持久性負載的補充。 不過”",               # the article's own spaces, quoted
+    "> 對於 工作隊列 Job，有任何 Job 成功結束之後。 不過",
+    "```\n按 **单步**\n```",                                       # not prose
+    "中文界面是“运行 → 运行所有单元格”，见[延伸阅读](#a)和 *Run All*。",       # italics, links: no space to Chinese
+])
+def test_the_spacing_check_accepts_kubernetes_io_zh_cn_spacing(text: str) -> None:
+    assert t.spacing_problems(text) == []
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("然后按 **单步**（Step）", "a space between Chinese and a bold or code span of Chinese"),
+    ("把 **退出码** 设为 42", "a space between a bold or code span of Chinese and Chinese"),
+    ("列名是 `期望`", "a space between Chinese and a bold or code span of Chinese"),
+    ("上限为 600 s。 最近：第 3 次失败", "a space beside full-width punctuation"),
+    ("**同步。** Job 在创建时同步一次", "a space beside full-width punctuation"),
+    ("规则 ，以及", "a space beside full-width punctuation"),
+    ("中文界面是 *运行 → 运行所有单元格*", "a space between two Chinese characters"),
+    ("见 [延伸阅读](#a)", "a space between two Chinese characters"),
+    ("一行中文\n下一行中文", "a line break between two Chinese characters"),
+    ("* 列表项的中文\n  接着写**加粗**", "a line break between two Chinese characters"),
+    ("**你将学到：**这一课", "a '**' that opens or closes no bold span"),
+])
+def test_the_spacing_check_finds_what_renders_as_a_stray_space(text: str, problem: str) -> None:
+    found = t.spacing_problems(text)
+    assert any(problem in f for f in found), found

@@ -560,9 +560,15 @@ def convert_text(text: str) -> str:
     return "".join(out)
 
 
+QUOTE_SPACE = re.compile(r" (?=[“”「」『』])|(?<=[“”「」『』]) ")
+"""A space beside a quotation mark: zh-CN keeps one between “” and Latin text (kubernetes.io/zh-cn
+does), zh-TW's full-width 「」 carry their own room, so the conversion drops it (tools/zh_tw_overrides.tsv)."""
+
+
 def ascii_skeleton(text: str) -> str:
-    """The ASCII characters of ``text`` in order: what the zh-TW conversion must not change."""
-    return "".join(ch for ch in text if ord(ch) < 128)
+    """The ASCII characters of ``text`` in order: what the zh-TW conversion must not change
+    (except a space beside a quotation mark, see :data:`QUOTE_SPACE`)."""
+    return "".join(ch for ch in QUOTE_SPACE.sub("", text) if ord(ch) < 128)
 
 
 def zh_tw_lesson(zh_cn_text: str, name: str) -> str:
@@ -626,6 +632,97 @@ def zh_tw_problems(notebooks: Path = NOTEBOOKS) -> list[str]:
     for out in sorted((notebooks / "zh-TW").glob("[0-9][0-9]-*.md")):
         if out.name not in sources:
             problems.append(f"{rel(out)}: no zh-CN/{out.name} generates it; delete it and its .ipynb")
+    return problems
+
+
+# ----------------------------------------------------------------------------- Chinese typography
+
+HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff"
+"""Chinese characters (and kana)."""
+FULLWIDTH = r"\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+"""Full-width punctuation: ，。、；：？！（）《》「」【】 and the like (not “” ‘’, which a font may draw narrow)."""
+CJK = f"[{HAN}{FULLWIDTH}]"
+OPEN_SPAN, CLOSE_SPAN = "\x01", "\x02"
+"""Where a bold or code span starts and ends in :func:`_flat_prose` (a space there renders as it is)."""
+BARRIER = "\x00"
+"""A hard line break, an image, a stripped quotation: nothing is checked across it."""
+SPACING = [
+    (re.compile(f"{CJK} +{OPEN_SPAN}{CJK}"), "a space between Chinese and a bold or code span of Chinese"),
+    (re.compile(f"{CJK}{CLOSE_SPAN} +{CJK}"), "a space between a bold or code span of Chinese and Chinese"),
+    (re.compile(f"[{FULLWIDTH}][{OPEN_SPAN}{CLOSE_SPAN}]? +|(?<=\\S) +[{OPEN_SPAN}{CLOSE_SPAN}]?[{FULLWIDTH}]"),
+     "a space beside full-width punctuation"),
+    (re.compile(f"[{HAN}] +[{HAN}]"), "a space between two Chinese characters (italics or a link drawn)"),
+    (re.compile(f"{CJK}[{OPEN_SPAN}{CLOSE_SPAN}]?\n[{OPEN_SPAN}{CLOSE_SPAN}]?{CJK}"),
+     "a line break between two Chinese characters (one line per paragraph)"),
+    (re.compile(r"\*\*"), "a '**' that opens or closes no bold span (CommonMark: '**' before punctuation needs "
+                          "a space or punctuation before it)"),
+]
+"""What renders as a stray space in Chinese prose (JupyterLab in Chromium), with what to say about it.
+
+kubernetes.io/zh-cn puts one space between Chinese and Latin letters, digits or code
+(``创建 3 个 Pod``, ``的 `completions` 字段``, ``第四种操作 **FailIndex** 只让``): those stay. What
+is a defect is a space where both sides are Chinese once the ``**``/backticks/italics/links are
+drawn (``按 **单步**`` renders ``按 单步``), a space beside full-width punctuation (``。 最近``), and a
+line break inside a paragraph between two Chinese characters (the browser draws it as a space).
+"""
+
+
+def _flat_prose(markdown: str, *, keep_traditional_quotes: bool = False) -> list[tuple[int, str]]:
+    """Each prose block of ``markdown`` (paragraphs, list items, headings, table cells) as
+    ``(line, text)``: bold and code spans become :data:`OPEN_SPAN` … :data:`CLOSE_SPAN` around their
+    text (the inside of a code span reduced to its first and last characters), soft line breaks
+    ``\\n``, links and emphasis transparent; code cells and fenced blocks are not prose.
+
+    Quotations of the source articles (“…”, 「…」 and blockquotes in traditional characters) are
+    left out unless ``keep_traditional_quotes``: they are quoted as written, stray spaces included.
+    """
+    from markdown_it import MarkdownIt
+
+    body = re.sub(r"\A---\n.*?\n---\n", lambda m: "\n" * m.group(0).count("\n"), markdown, flags=re.S)
+    tokens = MarkdownIt("commonmark").enable("table").parse(body)
+    out, quote_depth, quote_traditional = [], 0, False
+    for i, tok in enumerate(tokens):
+        if tok.type == "blockquote_open":
+            quote_depth += 1
+            end = next(j for j in range(i + 1, len(tokens)) if tokens[j].type == "blockquote_close")
+            quote_traditional = is_traditional("".join(t.content for t in tokens[i:end]))
+        elif tok.type == "blockquote_close":
+            quote_depth -= 1
+        if tok.type != "inline" or (quote_depth and quote_traditional and not keep_traditional_quotes):
+            continue
+        parts = []
+        for child in tok.children or []:
+            if child.type == "text":
+                parts.append(child.content)
+            elif child.type == "strong_open":
+                parts.append(OPEN_SPAN)
+            elif child.type == "strong_close":
+                parts.append(CLOSE_SPAN)
+            elif child.type == "code_inline":
+                inside = child.content.strip()
+                parts.append(f"{OPEN_SPAN}{inside[:1]}{inside[-1:]}{CLOSE_SPAN}")
+            elif child.type == "softbreak":
+                parts.append("\n")
+            elif child.type in ("hardbreak", "image"):
+                parts.append(BARRIER)
+        text = "".join(parts)
+        if not keep_traditional_quotes:
+            # the quotation marks stay: a space outside them is ours, not the article's
+            text = QUOTED.sub(lambda m: m.group(0)[0] + BARRIER + m.group(0)[-1] if is_traditional(m.group(0))
+                              else m.group(0), text)
+        out.append(((tok.map or [0])[0] + 1, text))
+    return out
+
+
+def spacing_problems(markdown: str) -> list[str]:
+    """Stray spaces in the Chinese prose of a lesson (see :data:`SPACING`), each with its line."""
+    problems = []
+    for line, text in _flat_prose(markdown):
+        for pattern, what in SPACING:
+            for m in pattern.finditer(text):
+                shown = text[max(0, m.start() - 12):m.end() + 12]
+                shown = shown.replace(OPEN_SPAN, "«").replace(CLOSE_SPAN, "»").replace("\n", "⏎").replace(BARRIER, "|")
+                problems.append(f"line {line + text[:m.start()].count(chr(10))}: {what}: {shown!r}")
     return problems
 
 
