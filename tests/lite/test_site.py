@@ -132,7 +132,14 @@ def test_the_start_page_runs_steps_and_answers_an_exercise(lab):
     probe = lab.probe
     box = probe.page.locator(".k8sjobs-exercise:has(input[type=text])").first
     box.scroll_into_view_if_needed()
-    prompt = " ".join(box.locator(".k8sjobs-exercise-prompt").inner_text().split())
+    # The prompt as the kernel wrote it (textContent). Not innerText at once: JupyterLab renders an
+    # off-screen cell with `content-visibility: auto`, so right after scrolling to it (before the
+    # next frame) its content is still skipped and innerText reads ''. That it is drawn for the
+    # learner is asserted by waiting for the rendered text (use_inner_text), which follows a frame.
+    shown = box.locator(".k8sjobs-exercise-prompt")
+    prompt = " ".join(shown.text_content().split())
+    expect(shown).to_be_visible()
+    expect(shown).to_have_text(re.compile(r"\s*".join(map(re.escape, prompt.split()))), use_inner_text=True)
     answers = json.loads(lab.execute(
         "import gc, json\nfrom k8sjobs import Exercise\n"
         "print(json.dumps({' '.join(e.prompt.split()): e.expected for e in gc.get_objects()"
