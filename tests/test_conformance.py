@@ -58,3 +58,15 @@ def test_the_copied_cases_are_unchanged_and_match_the_shared_ones() -> None:
     from vendored import verify_copies
 
     assert not verify_copies(CASES_DIR, SHARED_DIR)
+
+
+def test_the_slowstart_runner_reads_a_pod_limit_of_zero_as_a_quota_of_zero_pods() -> None:
+    from k8sjobs.conformance.slowstart import run_case
+
+    none = run_case({"count": 5, "initialBatch": 1, "podLimit": 0})
+    assert (none["created"], none["failed"], none["batches"]) == (0, 1, [1]), "the first create call is refused"
+    assert none["skipped"] == 4 and none["error"] is True
+    unlimited = run_case({"count": 5, "initialBatch": 1})
+    assert (unlimited["created"], unlimited["failed"]) == (5, 0), "no podLimit: no quota"
+    two = run_case({"count": 5, "initialBatch": 1, "podLimit": 2})
+    assert (two["created"], two["failed"]) == (2, 1)

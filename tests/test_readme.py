@@ -127,7 +127,8 @@ def test_the_lessons_command_refuses_an_unknown_language_and_names_the_known_one
 
 def test_the_lessons_command_starts_jupyterlab_on_the_languages_start_page(tmp_path: Path) -> None:
     # The real server, once: "/" redirects to the language's start page (LabApp.default_url).
-    env = {**os.environ, "K8SJOBS_PORT": str(_free_port()), "K8SJOBS_TOKEN": "t0ken"}
+    # K8SJOBS_NO_SETUP: this test runs inside the .venv, which setup must not touch meanwhile.
+    env = {**os.environ, "K8SJOBS_PORT": str(_free_port()), "K8SJOBS_TOKEN": "t0ken", "K8SJOBS_NO_SETUP": "1"}
     for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
                 "JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR"):
         env[var] = str(tmp_path / var)

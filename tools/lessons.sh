@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/lessons.sh -- set up (tools/setup.sh) and start the lessons in JupyterLab.
+# tools/lessons.sh -- set up (tools/setup.sh runtime: the runtime lock only) and start the lessons in JupyterLab.
 #
 #   sh tools/lessons.sh [LANGUAGE] [extra jupyter lab options, e.g. --no-browser]
 #
@@ -39,7 +39,9 @@ if [ -n "${K8SJOBS_DRY_RUN:-}" ]; then  # tests: say what would open, start noth
     exit 0
 fi
 
-sh tools/setup.sh
+# The runtime lock only (the lessons need no test tools). K8SJOBS_NO_SETUP=1 starts the existing
+# .venv as it is (the launcher's own test runs inside it).
+[ "${K8SJOBS_NO_SETUP:-0}" = 1 ] || sh tools/setup.sh runtime
 VPY="$ROOT/.venv/bin/python"
 
 PORT=${K8SJOBS_PORT:-$("$VPY" - <<'EOF'
@@ -69,9 +71,13 @@ cat <<EOF
 
 EOF
 
+# notebook_shim (a server extension that ports classic Notebook 6 config, which the lessons do not
+# use) reads every ServerApp trait while it links, including the deprecated ServerApp.token, which
+# printed a DeprecationWarning at every start; JupyterLab, Notebook 7 and Voila run without it.
 exec "$ROOT/.venv/bin/jupyter" lab \
     --ip=127.0.0.1 --port="$PORT" --ServerApp.port_retries=0 \
     --IdentityProvider.token="$TOKEN" \
+    --ServerApp.jpserver_extensions notebook_shim=False \
     --ServerApp.root_dir="$ROOT" \
     --LabApp.default_url="/$TARGET" \
     $ROOT_FLAG "$@"

@@ -93,7 +93,7 @@ junit_note() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 stage_setup() {
-    sh tools/setup.sh
+    sh tools/setup.sh dev
 }
 
 stage_chromium() {

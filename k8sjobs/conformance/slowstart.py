@@ -22,9 +22,12 @@ from .defaults import default_case_job
 
 
 class _ScriptedPodControl(FakePodControl):
-    """Fails the create calls whose 1-based ordinal is listed, or past a limit, or all (namespace terminating)."""
+    """Fails the create calls whose 1-based ordinal is listed, or past a limit, or all (namespace terminating).
 
-    def __init__(self, fail_at: set[int], limit: int, namespace_terminating: bool) -> None:
+    ``limit`` is a quota: only that many creations succeed (0 = none); None means no quota.
+    """
+
+    def __init__(self, fail_at: set[int], limit: int | None, namespace_terminating: bool) -> None:
         super().__init__()
         self.fail_at = fail_at
         self.limit = limit
@@ -37,7 +40,7 @@ class _ScriptedPodControl(FakePodControl):
         self.calls += 1
         if self.namespace_terminating:
             raise APIError(Reason.FORBIDDEN, "namespace is terminating", cause=NAMESPACE_TERMINATING_CAUSE)
-        if self.calls in self.fail_at or (self.limit and self.succeeded >= self.limit):
+        if self.calls in self.fail_at or (self.limit is not None and self.succeeded >= self.limit):
             self.failed += 1
             raise APIError(Reason.FORBIDDEN, f"create call {self.calls} refused")
         self.succeeded += 1
@@ -79,7 +82,8 @@ def run_case(inp: dict[str, Any]) -> dict[str, Any]:
     jobs_inf.replace_all([job])
     pods_inf = Informer(None, "Pod")
     pods_inf.replace_all(pods)
-    control = _ScriptedPodControl(set(inp.get("failAt") or []), int(inp.get("podLimit") or 0),
+    limit = inp.get("podLimit")
+    control = _ScriptedPodControl(set(inp.get("failAt") or []), None if limit is None else int(limit),
                                   bool(inp.get("namespaceTerminating")))
     emit = Collector()
     ctrl = JobController(jobs=jobs_inf, pods=pods_inf, pod_control=control, job_client=_Client(job), clock=clock,
