@@ -8,10 +8,37 @@ wall clock, so the same scenario and seed always give the same trace.
 
 from __future__ import annotations
 
+import copy
 import heapq
-import itertools
+import types
 from collections.abc import Callable
-from typing import Protocol
+from functools import partial
+from typing import Any, Protocol
+
+
+def copy_callback(fn: Any, memo: dict[int, Any]) -> Any:
+    """``fn`` bound to the copies made by one ``copy.deepcopy`` (its ``memo``): how a snapshot of a
+    simulation keeps every scheduled callback and event handler pointing at the copied objects.
+
+    A bound method is rebound to the copy of its object; a ``functools.partial`` keeps its
+    arguments (copied with the same memo, so a shared list stays shared); a plain function
+    without a closure is kept. A closure (a lambda capturing objects) cannot be rebound: it
+    raises ``TypeError`` naming it, so such a callback fails loudly instead of silently driving
+    the original simulation from its copy.
+    """
+    if fn is None:
+        return None
+    kind = type(fn)
+    if kind is types.MethodType:
+        return types.MethodType(fn.__func__, copy.deepcopy(fn.__self__, memo))
+    if kind is partial:
+        return partial(copy_callback(fn.func, memo), *copy.deepcopy(fn.args, memo), **fn.keywords)
+    if kind is types.FunctionType and fn.__closure__ is None:
+        return fn
+    if kind is types.BuiltinFunctionType and isinstance(getattr(fn, "__self__", None), (types.ModuleType, type(None))):
+        return fn
+    raise TypeError(f"cannot copy the callback {fn!r}: a closure keeps its captured objects; schedule a bound "
+                    "method or a functools.partial of one instead")
 
 
 class Clock(Protocol):
@@ -77,7 +104,16 @@ class EventHeap:
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
         self._queue: list[tuple[float, int, int, str, Callable[[], None]]] = []
-        self._seq = itertools.count()
+        self._seq = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EventHeap:
+        new = EventHeap.__new__(EventHeap)
+        memo[id(self)] = new
+        new.clock = copy.deepcopy(self.clock, memo)
+        new._seq = self._seq
+        # Entries stay in heap order; only their callbacks are rebound to the copies.
+        new._queue = [(t, prio, seq, label, copy_callback(fn, memo)) for t, prio, seq, label, fn in self._queue]
+        return new
 
     def now(self) -> float:
         """The current simulated time."""
@@ -86,7 +122,9 @@ class EventHeap:
     def call_at(self, t: float, fn: Callable[[], None], *, priority: int = 0, label: str = "") -> None:
         """Schedule ``fn`` at time ``t`` (never earlier than now)."""
         t = max(t, self.clock.now())
-        heapq.heappush(self._queue, (t, priority, next(self._seq), label, fn))
+        seq = self._seq
+        self._seq = seq + 1
+        heapq.heappush(self._queue, (t, priority, seq, label, fn))
 
     def call_later(self, delay: float, fn: Callable[[], None], *, priority: int = 0, label: str = "") -> None:
         """Schedule ``fn`` ``delay`` seconds from now."""

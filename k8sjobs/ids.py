@@ -17,12 +17,26 @@ SUFFIX_LENGTH = 5
 MAX_GENERATED_NAME_LENGTH = 63
 
 
+def clone_random(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (much faster than ``copy.deepcopy``)."""
+    new = random.Random()
+    new.setstate(rng.getstate())
+    return new
+
+
 class IdSource:
     """Per-store source of generated name suffixes and UIDs, seeded."""
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(f"k8sjobs-ids-{seed}")
         self._uid_counter = 0
+
+    def __deepcopy__(self, memo: dict) -> IdSource:
+        new = IdSource.__new__(IdSource)
+        new._rng = clone_random(self._rng)
+        new._uid_counter = self._uid_counter
+        memo[id(self)] = new
+        return new
 
     def suffix(self) -> str:
         """A 5-character random-looking suffix drawn from the seeded generator."""

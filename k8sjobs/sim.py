@@ -19,10 +19,12 @@ which thereby run through this engine).
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .api import yamlio
@@ -32,14 +34,22 @@ from .api.events import StoreEventRecorder
 from .api.informer import Informer
 from .api.snapshot import Snapshot
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
-from .api.types import Job, Pod
+from .api.types import Job, Pod, share_on_deepcopy
 from .clock import EventHeap, FakeClock
 from .cluster.cluster import DEFAULT_PODS_PER_NODE, Cluster
 from .cluster.workload import parse_workload
-from .controller.job_controller import JobController, StoreJobClient, is_job_finished, key_func
+from .controller.job_controller import (
+    JOB_POD_INDEX,
+    SETTLED_FAILED,
+    JobController,
+    StoreJobClient,
+    is_job_finished,
+    key_func,
+)
 from .controller.pod_control import StorePodControl
 from .controller.ttl_after_finished import TTLAfterFinishedController
 from .controller.workqueue import RateLimitingQueue
+from .i18n import _, ngettext
 from .ids import IdSource
 
 PRIORITY_WORKER = 20
@@ -48,6 +58,10 @@ PRIORITY_TTL_WORKER = 25
 PRIORITY_ADOPT = 30
 """A snapshot's nodes take its pods over after the controller's first sync at that instant."""
 DEFAULT_MAX_TIME = 24 * 3600.0
+DEFAULT_MAX_CYCLES = 5000
+DEFAULT_MAX_PODS = 25_000
+DEFAULT_MAX_EVENTS = 100_000
+DEFAULT_MAX_POD_CYCLES = 3_000_000
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -63,6 +77,8 @@ class SimConfig:
     scheduling_latency: float = 0.0
     node_lost_delay: float = 40.0
     manual: bool = False
+
+    __deepcopy__ = share_on_deepcopy
 
     def __post_init__(self) -> None:
         problems = []
@@ -90,6 +106,8 @@ class Action:
     t: float = 0.0
     cycle: int = 0
 
+    __deepcopy__ = share_on_deepcopy
+
     def describe(self) -> str:
         """``fail_pod(name='pi-x', exit_code=42)``."""
         args = ", ".join(f"{k}={v!r}" for k, v in self.kwargs)
@@ -114,6 +132,117 @@ def fewer_gc_passes(threshold0: int = 10_000) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*old)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How far one run may go, in simulated units, so any valid Job stops in bounded time and memory.
+
+    The limits count what the simulation does, never wall-clock time, so a run stops at the
+    same heap event on every machine and a run that stays within its limits is unchanged:
+
+    * ``max_pods``: pods created (the run stops right after the sync that created one more;
+      one sync creates at most 500);
+    * ``max_events``: heap events run (kubelet, informer, queue and controller steps);
+    * ``max_pod_cycles``: pods looked at by reconcile cycles, summed over cycles (each sync
+      lists every live pod of the Job, so this bounds the controller's work);
+    * ``max_time``: simulated seconds;
+    * ``max_cycles``: reconcile cycles of the Job.
+
+    The defaults keep any valid Job within about 5 s and 500 MB on a small machine (a
+    10,000-pod Job takes about 2 s); see DEVELOPERS.md for how they were measured.
+    """
+
+    max_pods: int = DEFAULT_MAX_PODS
+    max_events: int = DEFAULT_MAX_EVENTS
+    max_pod_cycles: int = DEFAULT_MAX_POD_CYCLES
+    max_time: float = DEFAULT_MAX_TIME
+    max_cycles: int = DEFAULT_MAX_CYCLES
+
+    def __post_init__(self) -> None:
+        problems = []
+        for name in ("max_pods", "max_events", "max_pod_cycles", "max_cycles"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                problems.append(_("{name}: must be a whole number of at least 0, got {value!r}").format(
+                    name=name, value=v))
+        v = self.max_time
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v >= 0:
+            problems.append(_("max_time: must be a number of seconds of at least 0, got {value!r}").format(value=v))
+        if problems:
+            raise ValueError(_("invalid run limits: {problems}").format(problems="; ".join(problems)))
+
+    def reached(self, sim: Simulation, next_time: float) -> str | None:
+        """The name of the first limit that stops ``sim`` before its next event (at ``next_time``), or None."""
+        if next_time > self.max_time:
+            return "max_time"
+        if sim.cycles >= self.max_cycles:
+            return "max_cycles"
+        if sim.events_run >= self.max_events:
+            return "max_events"
+        if sim.pods_created > self.max_pods:
+            return "max_pods"
+        if sim.pod_cycles > self.max_pod_cycles:
+            return "max_pod_cycles"
+        return None
+
+
+LIMIT_OPTIONS = {"max_pods": "--max-pods", "max_events": "--max-events", "max_pod_cycles": "--max-pod-cycles",
+                 "max_time": "--until", "max_cycles": "--max-cycles"}
+"""The command-line option of ``python -m k8sjobs run`` that raises each limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class LimitReached:
+    """Why a run stopped before the Job finished: the limit, its value and where the run was.
+
+    ``count`` is what the run had reached (pods created, heap events, ...); ``cycle`` and
+    ``t`` are the last reconcile cycle and the simulated time when it stopped. The trace up
+    to there is complete: it can be read, seeked and forked like any other.
+    """
+
+    limit: str
+    value: float
+    count: float
+    t: float
+    cycle: int
+
+    def what(self) -> str:
+        """The limit in words: ``it created 25012 pods, more than its limit of 25000 (max_pods)``."""
+        n, v = self.count, self.value
+        if self.limit == "max_pods":
+            return ngettext("it created {count} pod, more than its limit of {value} (max_pods)",
+                            "it created {count} pods, more than its limit of {value} (max_pods)",
+                            int(n)).format(count=int(n), value=int(v))
+        if self.limit == "max_events":
+            return ngettext("it ran {value} simulation event, its limit (max_events)",
+                            "it ran {value} simulation events, its limit (max_events)",
+                            int(v)).format(value=int(v))
+        if self.limit == "max_pod_cycles":
+            return ngettext("its reconcile cycles looked at {count} pod in all, more than its limit of {value} "
+                            "(max_pod_cycles: each cycle looks at every live pod of the Job)",
+                            "its reconcile cycles looked at {count} pods in all, more than its limit of {value} "
+                            "(max_pod_cycles: each cycle looks at every live pod of the Job)",
+                            int(n)).format(count=int(n), value=int(v))
+        if self.limit == "max_cycles":
+            return ngettext("it ran {value} reconcile cycle, its limit (max_cycles)",
+                            "it ran {value} reconcile cycles, its limit (max_cycles)",
+                            int(v)).format(value=int(v))
+        return _("it reached t={value} s of simulated time, its limit (max_time)").format(value=f"{v:g}")
+
+    def raise_hint(self, api: str = "Run") -> str:
+        """How to go further: the keyword of ``api`` and the command-line option, with a doubled value."""
+        bigger = self.value * 2 if self.value else 1
+        value = f"{bigger:g}" if self.limit == "max_time" else str(int(bigger))
+        return _("To go further, raise the limit: {api}(..., {limit}={value}), or {option} {value} with "
+                 "python -m k8sjobs run.").format(api=api, limit=self.limit, value=value,
+                                                   option=LIMIT_OPTIONS[self.limit])
+
+    def message(self, api: str = "Run") -> str:
+        """The whole message: where the run stopped, which limit, that the trace is usable, how to raise it."""
+        return _("The run stopped after cycle {cycle} (t={t} s) before the Job finished: {what}. Everything "
+                 "up to there can be viewed, seeked and forked. {hint}").format(
+            cycle=self.cycle, t=f"{self.t:g}", what=self.what(), hint=self.raise_hint(api))
 
 
 class SimulationError(ValueError):
@@ -207,6 +336,12 @@ class Simulation:
         self.actions: list[Action] = []
         self.events_run = 0
         self.cycles = 0
+        self.pods_created = 0
+        """Pods created in the API server so far (what ``Budget.max_pods`` counts)."""
+        self.limit_reached: LimitReached | None = None
+        """The limit that stopped the last budgeted :meth:`run_until_finished` (None if none did)."""
+        self.pod_cycles = 0
+        """Live pods of the Job summed over its reconcile cycles (what ``Budget.max_pod_cycles`` counts)."""
         self._worker_scheduled = False
         self._orphan_scheduled = False
         self._ttl_scheduled = False
@@ -243,7 +378,7 @@ class Simulation:
             self.controller.queue.add(key_func(created))
             if self.cluster is not None:
                 pods = list(self.snapshot.pods)
-                self.heap.call_at(self.clock.now(), lambda: self.cluster.adopt(pods), priority=PRIORITY_ADOPT,
+                self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, pods), priority=PRIORITY_ADOPT,
                                   label="cluster:adopt")
         self.job_key = key_func(created)
         self.job_uid = created.metadata.uid
@@ -271,13 +406,28 @@ class Simulation:
             raise SimulationError(str(exc)) from None
 
     def _emit(self, kind: str, /, **fields: Any) -> None:
-        if kind == "sync.end" and fields.get("job") == self.job_key:
-            self.cycles += 1
+        if kind == "sync.end":
+            if fields.get("job") == self.job_key:
+                self.cycles += 1
+        elif kind == "sync.begin" and fields.get("job") == self.job_key:
+            self.pod_cycles += self._pods_a_sync_reads()
         fields.setdefault("t", self.clock.now())
         for fn in self.listeners:
             fn(kind, fields)
 
+    def _pods_a_sync_reads(self) -> int:
+        """How many pods the next sync of the Job looks at: its live pods, and with a podFailurePolicy
+        also its settled failed pods (getFailJobMessage matches every failed pod)."""
+        inf = self.pod_informer
+        n = inf.index_size(JOB_POD_INDEX, self.job_uid)
+        job = self.job_informer.get(*self.job_key.split("/", 1))
+        if job is not None and job.spec.pod_failure_policy is not None:
+            n += inf.index_size(JOB_POD_INDEX, self.job_uid + SETTLED_FAILED)
+        return n
+
     def _on_watch(self, ev: WatchEvent) -> None:
+        if ev.type == "ADDED" and ev.kind == "Pod":
+            self.pods_created += 1
         for fn in self.watchers:
             fn(ev)
 
@@ -320,6 +470,25 @@ class Simulation:
         self._ttl_scheduled = False
         while self.ttl.process_next_work_item():
             pass
+
+    # ------------------------------------------------------------------ saved states
+
+    def clone(self) -> Simulation:
+        """An independent copy of this simulation as it is now, without listeners or watchers.
+
+        Running the copy gives exactly what running this simulation would give (every
+        generator, counter, queue and scheduled callback is copied; the immutable API objects
+        are shared). Take it between heap events. A saved state that is never run serves
+        any number of resumptions: ``saved = sim.clone()``, then ``saved.clone()`` each time.
+        """
+        listeners, watchers = self.listeners, self.watchers
+        self.listeners, self.watchers = [], []
+        # A real cluster's snapshot, like the manifest, never changes: the copy shares it.
+        memo = {id(self.snapshot): self.snapshot} if self.snapshot is not None else {}
+        try:
+            return copy.deepcopy(self, memo)
+        finally:
+            self.listeners, self.watchers = listeners, watchers
 
     # ------------------------------------------------------------------ reading the world
 
@@ -388,8 +557,14 @@ class Simulation:
             self.step()
         return True
 
-    def run_until_finished(self, max_time: float = DEFAULT_MAX_TIME, *, settle: bool = True) -> bool:
-        """Run until the Job finishes (and, with ``settle``, until nothing is left to do); True if it finished."""
+    def run_until_finished(self, max_time: float = DEFAULT_MAX_TIME, *, settle: bool = True,
+                           budget: Budget | None = None) -> bool:
+        """Run until the Job finishes (and, with ``settle``, until nothing is left to do); True if it finished.
+
+        With a ``budget`` the run also stops at the first of its limits; :attr:`limit_reached`
+        then says which (None when the Job finished first or no limit was reached).
+        """
+        self.limit_reached = None
         with fewer_gc_passes():
             while True:
                 nxt = self.heap.peek_time()
@@ -397,8 +572,20 @@ class Simulation:
                     break
                 if not settle and self.finished:
                     break
+                if budget is not None:
+                    limit = budget.reached(self, nxt)
+                    if limit is not None:
+                        if not self.finished:
+                            self.limit_reached = self.limit_hit(budget, limit)
+                        break
                 self.step()
         return self.finished
+
+    def limit_hit(self, budget: Budget, limit: str) -> LimitReached:
+        """The record of ``budget``'s ``limit`` stopping this simulation now."""
+        count = {"max_pods": self.pods_created, "max_events": self.events_run, "max_pod_cycles": self.pod_cycles,
+                 "max_cycles": self.cycles, "max_time": self.clock.now()}[limit]
+        return LimitReached(limit, getattr(budget, limit), count, self.clock.now(), self.cycles)
 
     # ------------------------------------------------------------------ the manual mode
 
@@ -626,5 +813,6 @@ ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_no
                      "edit", "delete_job"})
 """Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
 
-__all__ = ["ACTIONS", "Action", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
+__all__ = ["ACTIONS", "Action", "Budget", "DEFAULT_MAX_CYCLES", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_PODS",
+           "DEFAULT_MAX_POD_CYCLES", "DEFAULT_MAX_TIME", "LIMIT_OPTIONS", "LimitReached", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
            "check_workload", "load_job", "validate"]

@@ -108,6 +108,33 @@ def test_json_is_one_document_with_job_seed_cycles_events_and_final(good: Path):
                                  "message": "Job completed"}
 
 
+def test_a_job_the_ttl_controller_deleted_keeps_its_last_status_in_json():
+    doc = json.loads(run([str(DOCS / "pi-with-ttl.yaml"), "--format", "json"]).stdout)
+    final = doc["final"]
+    assert final["deleted"] is True and final["status"] is None, "the Job is gone at the end"
+    last = final["lastStatus"]
+    assert last["succeeded"] == 1 and [c["type"] for c in last["conditions"]] == ["SuccessCriteriaMet", "Complete"]
+    assert isinstance(final["finishedAt"], float) and final["finishedAt"] < final["endTime"] - 99
+
+
+def test_last_status_is_the_status_when_the_job_still_exists(good: Path):
+    final = json.loads(run([str(good), "--format", "json"]).stdout)["final"]
+    assert final["lastStatus"] == final["status"] and final["limit"] is None
+
+
+def test_a_run_stopped_by_max_pods_says_so_on_stderr_and_in_json(tmp_path: Path):
+    path = tmp_path / "wide.yaml"
+    path.write_text(GOOD.replace("completions: 3", "completions: 100000").replace("parallelism: 2", "parallelism: 500"))
+    proc = run([str(path), "--format", "json", "--max-pods", "600", "--nodes", "6"])
+    assert proc.returncode == 0
+    note = proc.stderr.decode()
+    assert note.startswith("note: The run stopped after cycle ") and "more than its limit of 600 (max_pods)" in note
+    assert "--max-pods 1200" in note and "Run(..., max_pods=1200)" in note
+    limit = json.loads(proc.stdout)["final"]["limit"]
+    assert (limit["name"], limit["value"]) == ("max_pods", 600) and limit["reached"] > 600
+    assert limit["message"] in note
+
+
 def test_format_none_prints_nothing(good: Path):
     proc = run([str(good), "--format", "none"])
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
@@ -194,6 +221,9 @@ def test_a_bad_manifest_gives_a_clear_message_and_a_non_zero_exit(tmp_path: Path
     pytest.param(["--informer-lag", "-1"], 1, "informer_lag: must be a number of seconds between 0 and 86400",
                  id="a negative informer lag"),
     pytest.param(["--max-cycles", "0"], 1, "run: --max-cycles: must be at least 1, got 0", id="no cycles"),
+    pytest.param(["--max-pods", "-1"], 1, "run: --max-pods: must be at least 0, got -1", id="negative max pods"),
+    pytest.param(["--max-pod-cycles", "x"], 2, "argument --max-pod-cycles: invalid int value: 'x'",
+                 id="max pod cycles in words"),
     pytest.param(["--format", "xml"], 2, "argument --format: invalid choice: 'xml'", id="an unknown format"),
 ])
 def test_bad_options_give_a_clear_message_and_a_non_zero_exit(good: Path, args, code, message):

@@ -16,6 +16,7 @@ Every call is also kept in :attr:`StoreEventRecorder.calls`, which is what a con
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -77,6 +78,14 @@ class StoreEventRecorder:
         self._aggregates: dict[tuple[str, str, str], _Aggregate] = {}
         self._written: dict[tuple, tuple[str, str]] = {}
         self._serial = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StoreEventRecorder:
+        new = StoreEventRecorder.__new__(StoreEventRecorder)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            # calls and _written hold immutable tuples: copy the containers only.
+            setattr(new, name, type(value)(value) if name in ("calls", "_written") else copy.deepcopy(value, memo))
+        return new
 
     def event(self, obj: Any, type: str, reason: str, message: str) -> None:
         """Record an event about ``obj`` (spam filter, then aggregation, then deduplication)."""

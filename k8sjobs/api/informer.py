@@ -8,11 +8,13 @@ lowering the lag never lets a later event overtake an earlier one.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ..clock import Scheduler
+from ..clock import Scheduler, copy_callback
 from .labels import selector_matches
 from .store import ADDED, DELETED, APIStore, WatchEvent
 from .types import LabelSelector
@@ -30,6 +32,10 @@ class EventHandlers:
     on_add: Callable[[Any], None] | None = None
     on_update: Callable[[Any, Any], None] | None = None
     on_delete: Callable[[Any], None] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EventHandlers:
+        return EventHandlers(copy_callback(self.on_add, memo), copy_callback(self.on_update, memo),
+                             copy_callback(self.on_delete, memo))
 
 
 def owner_uid_index(obj: Any) -> list[str]:
@@ -67,6 +73,22 @@ class Informer:
                 self._put(obj)
             store.watch(kind, self._on_watch)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Informer:
+        # The cached objects are immutable: a snapshot copies the maps that hold them.
+        new = Informer.__new__(Informer)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name == "_cache":
+                new._cache = dict(value)
+            elif name == "_indices":
+                new._indices = {index: {v: dict(bucket) for v, bucket in buckets.items()}
+                                for index, buckets in value.items()}
+            elif name == "_indexers":
+                new._indexers = {index: copy_callback(fn, memo) for index, fn in value.items()}
+            else:
+                setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
     # ------------------------------------------------------------------ delivery
 
     def set_lag(self, lag: float) -> None:
@@ -87,7 +109,7 @@ class Informer:
             return
         self._last_delivery = t
         batch = self._batch = [ev]
-        self.scheduler.call_at(t, lambda: self._deliver_batch(batch), priority=PRIORITY_INFORMER,
+        self.scheduler.call_at(t, partial(self._deliver_batch, batch), priority=PRIORITY_INFORMER,
                                label=f"informer:{self.kind}")
 
     def _deliver_batch(self, batch: list[WatchEvent]) -> None:

@@ -21,13 +21,13 @@ Objects are frozen dataclasses; the store replaces them, never mutates them.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..clock import Clock
+from ..clock import Clock, copy_callback
 from ..ids import IdSource
 from . import admission
 from .apierrors import NAMESPACE_TERMINATING_CAUSE, APIError, Reason, already_exists, conflict, not_found
@@ -56,6 +56,9 @@ class WatchEvent(NamedTuple):
     obj: Any
     old: Any = None
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> WatchEvent:
+        return self  # immutable, and so are the API objects in it
+
 
 @dataclass
 class Faults:
@@ -78,6 +81,12 @@ class Faults:
     terminating_namespaces: set[str] = field(default_factory=set)
     status_conflicts: int = 0
     reactors: list[Callable[[str, str, Any], APIError | None]] = field(default_factory=list)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Faults:
+        new = Faults(self.fail_next_creates, self.pod_quota, set(self.terminating_namespaces),
+                     self.status_conflicts, [copy_callback(fn, memo) for fn in self.reactors])
+        memo[id(self)] = new
+        return new
 
 
 def _key(obj: Any) -> tuple[str, str]:
@@ -115,7 +124,7 @@ class APIStore:
         self.faults = Faults()
         self.pod_grace_period = pod_grace_period
         self._objects: dict[str, dict[tuple[str, str], Any]] = {k: {} for k in RESOURCES}
-        self._rv = itertools.count(1)
+        self._rv = 0
         self._watchers: dict[str, list[Callable[[WatchEvent], None]]] = {k: [] for k in RESOURCES}
         self._non_terminal_pods: dict[str, int] = {}
         self.write_log: list[tuple[float, str, str, str, str]] = []
@@ -123,8 +132,24 @@ class APIStore:
 
     # ------------------------------------------------------------------ helpers
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> APIStore:
+        # The stored objects are immutable: a snapshot copies the maps that hold them, not them.
+        new = APIStore.__new__(APIStore)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name == "_objects":
+                new._objects = {kind: dict(objs) for kind, objs in value.items()}
+            elif name == "write_log":
+                new.write_log = list(value)
+            elif name == "_watchers":
+                new._watchers = {kind: [copy_callback(fn, memo) for fn in fns] for kind, fns in value.items()}
+            else:
+                setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
     def _next_rv(self) -> str:
-        return str(next(self._rv))
+        self._rv += 1
+        return str(self._rv)
 
     def _check_reactors(self, verb: str, kind: str, obj: Any) -> None:
         for reactor in self.faults.reactors:
@@ -192,6 +217,10 @@ class APIStore:
     def count(self, kind: str) -> int:
         """How many objects of ``kind`` are stored."""
         return len(self._objects[kind])
+
+    def size(self) -> int:
+        """How many objects are stored, of every kind."""
+        return sum(len(objs) for objs in self._objects.values())
 
     def watch(self, kind: str, handler: Callable[[WatchEvent], None]) -> Callable[[], None]:
         """Call ``handler`` for every change of ``kind``; returns a function that stops it."""
@@ -498,8 +527,9 @@ class APIStore:
             rv = obj.metadata.resource_version
             if rv.isdigit():
                 highest = max(highest, int(rv))
-        current = next(self._rv)
-        self._rv = itertools.count(max(current, highest + 1))
+        # The next resourceVersion given is above every one loaded (and one that was due is skipped).
+        current = self._rv + 1
+        self._rv = max(current, highest + 1) - 1
 
     def restore(self, snapshot: dict[str, dict[tuple[str, str], Any]]) -> None:
         """Put back a :meth:`snapshot` (used by time travel); watchers are not notified."""

@@ -1986,8 +1986,9 @@ def _indexes_overlap(completed: str, failed: str, completions: int) -> str | Non
             out.append((int(lo), int(hi) if hi else int(lo)))
         return out
 
+    failed_intervals = intervals(failed)  # parsed once: a status with 1,000 intervals is validated often
     for cx, cy in intervals(completed):
-        for fx, fy in intervals(failed):
+        for fx, fy in failed_intervals:
             if cx <= fy and fx <= cy:
                 return f"failedIndexes and completedIndexes overlap at index: {max(cx, fx)}"
     return None

@@ -29,10 +29,14 @@ Terminal pods free their node slot, as the scheduler ignores Succeeded/Failed po
 
 from __future__ import annotations
 
+import copy
+import heapq
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from ..api.apierrors import APIError
 from ..api.store import ADDED, DELETED, APIStore, WatchEvent
@@ -47,14 +51,26 @@ from ..api.types import (
     Pod,
     evolve,
 )
-from ..clock import EventHeap
+from ..clock import EventHeap, copy_callback
 from ..hooks import Emit, null_emit
+from ..ids import clone_random
 from . import kubelet as kl
-from .workload import CrashLoopEntry, Workload, crash_loop_backoff, parse_workload
+from .workload import (
+    KNOWN_KEYS,
+    KWOK_DELAY,
+    KWOK_JITTER,
+    PREFIX,
+    CrashLoopEntry,
+    Span,
+    Workload,
+    crash_loop_backoff,
+    parse_workload,
+)
 
 PRIORITY_CLUSTER = 0
 """Heap priority of kubelet/scheduler actions: before informer deliveries at the same time."""
 POD_GC_PERIOD = 20.0
+_SIM_KEYS = frozenset([*(PREFIX + k for k in KNOWN_KEYS), KWOK_DELAY, KWOK_JITTER])
 DEFAULT_PODS_PER_NODE = 110
 DEFAULT_GRACE_PERIOD = 30
 """terminationGracePeriodSeconds when a pod spec has none (API defaulting sets it on every Job's pods)."""
@@ -81,6 +97,30 @@ class _PodRun:
     """The pod's containers run now (False before the start and between a crash and its restart)."""
     crash_loop: CrashLoopEntry | None = None
     """The kubelet's restart back-off record (restartPolicy OnFailure)."""
+    failing_runs: int = 0
+    span: Span | None = None
+    attempt: int = 0
+    rng_shared: bool = False
+    """The generator is shared with a snapshot: clone it before drawing (copy on write)."""
+
+    def current(self) -> tuple[float, int]:
+        """``(duration, exit code)`` of the run in progress, drawn when first needed (Workload.draw_run)."""
+        runs = self.plan_runs
+        while len(runs) <= self.run_no:
+            if self.rng_shared:
+                self.rng, self.rng_shared = clone_random(self.rng), False
+            runs.append(self.workload.draw_run(self.rng, len(runs), self.failing_runs, self.span, self.index,
+                                               self.attempt, runs))
+        return runs[self.run_no]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _PodRun:
+        # Most pods never draw again: the copy shares the generator until one of the two draws.
+        self.rng_shared = True
+        new = _PodRun.__new__(_PodRun)
+        new.__dict__.update(self.__dict__)
+        new.plan_runs = list(self.plan_runs)
+        memo[id(self)] = new
+        return new
 
 
 class Cluster:
@@ -112,10 +152,32 @@ class Cluster:
         self._capacity: dict[str, int] = {}
         self.lost_nodes: set[str] = set()
         self._ready: tuple[frozenset[str], list[str]] | None = None
-        """(lost nodes, ready nodes by name) as last computed: the scheduler asks for every pod."""
+        """(lost nodes, ready nodes by name) as last computed."""
+        self._by_free: list[tuple[int, str]] = []
+        """(-free slots, node) entries: a node's newest entry is current, older ones are skipped
+        when they come up. The scheduler's pick is the top, so it costs log(nodes), not nodes."""
         for name in node_names if node_names is not None else [f"node-{i}" for i in range(1, nodes + 1)]:
             self.add_node(name)
         store.watch("Pod", self._on_pod)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cluster:
+        # Maps of immutable pods and names are copied one level deep; per-pod kubelet state is copied.
+        new = Cluster.__new__(Cluster)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name == "_runs":
+                new._runs = {uid: run.__deepcopy__(memo) for uid, run in value.items()}
+            elif name == "_on_node":
+                new._on_node = {node: dict(pods) for node, pods in value.items()}
+            elif name in ("_pending", "_attempts", "_ordinals", "_capacity", "_workloads", "_quarantine"):
+                setattr(new, name, dict(value))
+            elif name in ("lost_nodes", "_by_free"):
+                setattr(new, name, type(value)(value))
+            elif name == "emit":
+                new.emit = copy_callback(value, memo)
+            else:
+                setattr(new, name, copy.deepcopy(value, memo))
+        return new
 
     # ------------------------------------------------------------------ nodes
 
@@ -131,6 +193,7 @@ class Cluster:
         self._on_node.setdefault(name, {})
         self.lost_nodes.discard(name)
         self._ready = None
+        self._slots_changed(name)
         self._schedule_pending_soon()
         return created
 
@@ -214,7 +277,8 @@ class Cluster:
 
     def workload_of(self, pod: Pod) -> Workload:
         """The parsed sim annotations of the pod (invalid values were rejected when the Job was created)."""
-        key = frozenset(pod.metadata.annotations.items())
+        # Keyed by the sim annotations only: an Indexed Job's pods differ in their index annotation.
+        key = frozenset(item for item in pod.metadata.annotations.items() if item[0] in _SIM_KEYS)
         if key not in self._workloads:
             self._workloads[key] = parse_workload(pod.metadata.annotations)
         return self._workloads[key][0]
@@ -232,7 +296,7 @@ class Cluster:
         if ev.type == ADDED:
             if not pod.spec.node_name and pod.metadata.deletion_timestamp is None:
                 self._pending[key] = None
-                self.heap.call_later(self.scheduling_latency, lambda k=key: self._schedule(k),
+                self.heap.call_later(self.scheduling_latency, partial(self._schedule, key),
                                      priority=PRIORITY_CLUSTER, label="scheduler")
             return
         if pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
@@ -245,6 +309,7 @@ class Cluster:
         key = (pod.metadata.namespace, pod.metadata.name)
         if node and key in self._on_node.get(node, ()):
             del self._on_node[node][key]
+            self._slots_changed(node)
             self._schedule_pending_soon()
 
     def _schedule_pending_soon(self) -> None:
@@ -274,40 +339,54 @@ class Cluster:
                     self._schedule_gc_tick()
                 else:
                     self._pending[key] = None
-                    self.heap.call_later(self.scheduling_latency, lambda k=key: self._schedule(k),
+                    self.heap.call_later(self.scheduling_latency, partial(self._schedule, key),
                                          priority=PRIORITY_CLUSTER, label="scheduler")
                 continue
             if node not in self._on_node:
                 self.add_node(node)
             self._on_node[node][key] = None
+            self._slots_changed(node)
             run = self._plan(pod)
             if pod.metadata.deletion_timestamp is not None:
                 grace = pod.metadata.deletion_grace_period_seconds or 0
                 asked = pod.metadata.deletion_timestamp - grace
                 run.stopping = True
                 at = max(t, asked + min(run.termination_delay, grace))
-                self.heap.call_at(at, lambda p=pod, k=run.termination_delay > grace: self._stop(p, k),
+                self.heap.call_at(at, partial(self._stop, pod, run.termination_delay > grace),
                                   priority=PRIORITY_CLUSTER, label="kubelet")
             elif pod.status.phase == Phase.RUNNING:
                 run.started = True
-                duration = run.plan_runs[0][0]
+                duration = run.current()[0]
                 if math.isfinite(duration):
                     self.heap.call_at(max(t, _started_at(pod, t) + duration),
-                                      lambda p=pod, tok=run.token: self._run_ended(p, tok),
+                                      partial(self._run_ended, pod, run.token),
                                       priority=PRIORITY_CLUSTER, label="kubelet")
             elif math.isfinite(run.start_latency):
-                self.heap.call_later(run.start_latency, lambda p=pod, tok=run.token: self._start(p, tok),
+                self.heap.call_later(run.start_latency, partial(self._start, pod, run.token),
                                      priority=PRIORITY_CLUSTER, label="kubelet")
 
     # ------------------------------------------------------------------ scheduler
 
+    def _slots_changed(self, node: str) -> None:
+        """Record ``node``'s free slots after a change (see :attr:`_by_free`)."""
+        entries = self._by_free
+        heapq.heappush(entries, (len(self._on_node[node]) - self._capacity.get(node, 0), node))
+        if len(entries) > 4 * len(self._on_node) + 64:
+            # Mostly outdated entries: start again from one entry per node.
+            entries[:] = [(len(on) - self._capacity.get(n, 0), n) for n, on in self._on_node.items()]
+            heapq.heapify(entries)
+
     def _pick_node(self) -> str | None:
-        best, best_free = None, 0
-        for node in self._ready_nodes():
-            free = self._capacity.get(node, 0) - len(self._on_node[node])
-            if free > best_free:
-                best, best_free = node, free
-        return best
+        """The ready node with the most free pod slots, the first by name among equals (None if all are full)."""
+        entries = self._by_free
+        lost = self.lost_nodes
+        while entries:
+            neg_free, node = entries[0]
+            if node in lost or neg_free != len(self._on_node[node]) - self._capacity.get(node, 0):
+                heapq.heappop(entries)  # outdated: the node's current entry is further down
+                continue
+            return node if neg_free < 0 else None
+        return None
 
     def _schedule_all(self) -> None:
         for key in list(self._pending):
@@ -336,13 +415,14 @@ class Cluster:
         if bound is None:
             return True
         self._on_node[node][key] = None
+        self._slots_changed(node)
         run = self._plan(bound)
         if math.isfinite(run.start_latency):  # "never" starts: nothing to schedule
-            self.heap.call_later(run.start_latency, lambda: self._start(bound, run.token),
+            self.heap.call_later(run.start_latency, partial(self._start, bound, run.token),
                                  priority=PRIORITY_CLUSTER, label="kubelet")
         if bound.spec.active_deadline_seconds is not None:
             # activeDeadlineHandler: measured from status.startTime, which bind() set to now.
-            self.heap.call_later(float(bound.spec.active_deadline_seconds), lambda: self._pod_deadline(bound),
+            self.heap.call_later(float(bound.spec.active_deadline_seconds), partial(self._pod_deadline, bound),
                                  priority=PRIORITY_CLUSTER, label="kubelet")
         return True
 
@@ -361,7 +441,8 @@ class Cluster:
                        restart_policy=pod.spec.restart_policy or "Never")
         self._tokens += 1
         run = _PodRun(self._tokens, wl, rng, list(plan.runs), plan.termination_delay, plan.evict_after,
-                      plan.start_latency, index, sidecar_termination_delay=plan.sidecar_termination_delay)
+                      plan.start_latency, index, sidecar_termination_delay=plan.sidecar_termination_delay,
+                      failing_runs=plan.failing_runs, span=plan.span, attempt=attempt)
         self._runs[pod.metadata.uid] = run
         return run
 
@@ -386,12 +467,12 @@ class Cluster:
         if started is None:
             return
         run.started = run.running = True
-        duration, _ = run.plan_runs[run.run_no]
+        duration, _ = run.current()
         if math.isfinite(duration):
-            self.heap.call_later(duration, lambda: self._run_ended(started, token), priority=PRIORITY_CLUSTER,
+            self.heap.call_later(duration, partial(self._run_ended, started, token), priority=PRIORITY_CLUSTER,
                                  label="kubelet")
         if run.evict_after is not None and run.run_no == 0:
-            self.heap.call_later(run.evict_after, lambda: self._evict_planned(started, token),
+            self.heap.call_later(run.evict_after, partial(self._evict_planned, started, token),
                                  priority=PRIORITY_CLUSTER, label="eviction")
 
     def _run_ended(self, pod: Pod, token: int) -> None:
@@ -400,7 +481,7 @@ class Cluster:
             return
         cur, run = live
         t = self.heap.now()
-        _, code = run.plan_runs[run.run_no]
+        _, code = run.current()
         on_failure = (cur.spec.restart_policy or "Never") == "OnFailure"
         if code != 0 and on_failure:
             self._restart_in_place(cur, run, code, t)
@@ -427,16 +508,15 @@ class Cluster:
         grace = pod.spec.termination_grace_period_seconds
         grace = DEFAULT_GRACE_PERIOD if grace is None else grace
         code = kl.EXIT_SIGKILL if delay > grace else kl.EXIT_SIGTERM
+        self.heap.call_later(min(delay, grace), partial(self._kill_now, pod, stopped, code),
+                             priority=PRIORITY_CLUSTER, label="kubelet")
 
-        def stop() -> None:
-            cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
-            if cur is None or cur.metadata.uid != pod.metadata.uid or cur.status.phase in (Phase.SUCCEEDED,
-                                                                                             Phase.FAILED):
-                return
-            self._write_status(stopped(cur, self.heap.now(), code))
-            self._runs.pop(cur.metadata.uid, None)
-
-        self.heap.call_later(min(delay, grace), stop, priority=PRIORITY_CLUSTER, label="kubelet")
+    def _kill_now(self, pod: Pod, stopped: Callable[[Pod, float, int], Pod], code: int) -> None:
+        cur = self.store.try_get("Pod", pod.metadata.namespace, pod.metadata.name)
+        if cur is None or cur.metadata.uid != pod.metadata.uid or cur.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            return
+        self._write_status(stopped(cur, self.heap.now(), code))
+        self._runs.pop(cur.metadata.uid, None)
 
     def _stop_sidecars_later(self, pod: Pod, run: _PodRun) -> None:
         """The last regular container exited: the kubelet stops the sidecars (killPod, the pod's grace period)."""
@@ -475,14 +555,12 @@ class Cluster:
         self._tokens += 1
         run.token = token = self._tokens
         run.run_no += 1
-        if run.run_no >= len(run.plan_runs):
-            # Past the planned restarts each new run draws its outcome afresh.
-            duration = run.plan_runs[-1][0]
-            run.plan_runs.append((duration, run.workload.final_exit_code(run.rng, run.index, 10**9)))
+        # Past the planned restarts each new run draws its outcome afresh (_PodRun.current).
+        run.current()
         count = 1 + max((s.restart_count for s in exited.status.container_statuses), default=0)
         self.emit("cluster.container_restart", pod=cur.metadata.name, exit_code=code, restarts=count, delay=wait,
                   case="" if wait else "at_once")
-        self.heap.call_later(wait, lambda: self._start(exited, token, restarted=True), priority=PRIORITY_CLUSTER,
+        self.heap.call_later(wait, partial(self._start, exited, token, restarted=True), priority=PRIORITY_CLUSTER,
                              label="kubelet")
 
     def _evict_planned(self, pod: Pod, token: int) -> None:
@@ -508,7 +586,7 @@ class Cluster:
         killed = delay > grace
         if run is not None:
             run.stopping = True
-        self.heap.call_later(min(delay, grace), lambda: self._stop(pod, killed), priority=PRIORITY_CLUSTER,
+        self.heap.call_later(min(delay, grace), partial(self._stop, pod, killed), priority=PRIORITY_CLUSTER,
                              label="kubelet")
 
     def _stop(self, pod: Pod, killed: bool) -> None:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..api.errors import FieldError
+from ..api.types import share_on_deepcopy
 
 PREFIX = "sim.k8sjobs.io/"
 KWOK_DELAY = "pod-complete.stage.kwok.x-k8s.io/delay"
@@ -47,6 +48,8 @@ DEFAULT_DURATION = 10.0
 DEFAULT_START_LATENCY = 1.0
 DEFAULT_TERMINATION_DELAY = 1.0
 DEFAULT_EXIT_CODE = 1
+MAX_RESTARTS = 20
+"""The most in-place failures ``sim.k8sjobs.io/restarts`` may plan (with CrashLoopBackOff, about 1.5 h)."""
 CRASH_LOOP_BASE, CRASH_LOOP_MAX = 10.0, 300.0
 """The kubelet's container restart back-off: 10 s, doubling, at most 5 minutes (see :func:`crash_loop_backoff`)."""
 
@@ -76,6 +79,11 @@ class Span:
     low: float
     high: float | None = None
     never: bool = False
+
+    @property
+    def draws(self) -> bool:
+        """Whether :meth:`draw` takes a number from the generator (a range; not fixed, not ``never``)."""
+        return not self.never and self.high is not None and self.high != self.low
 
     def draw(self, rng: random.Random) -> float:
         """The duration for one pod (inf for ``never``)."""
@@ -164,14 +172,23 @@ def _pick(rules: tuple, index: int | None) -> object | None:
 
 @dataclass(frozen=True, slots=True)
 class PodPlan:
-    """What one pod will do: start after ``start_latency``; each run lasts ``durations[i]`` and exits ``exit_codes[i]``."""
+    """What one pod will do: start after ``start_latency``, then its runs, each ``(duration, exit code)``.
+
+    ``runs`` holds the runs drawn when the pod was planned; :meth:`Workload.draw_run` draws
+    the next ones when the kubelet gets there (a pod that fails ``restarts`` times in place
+    keeps no list of them), in the same order, so the outcome is the same either way.
+    """
 
     start_latency: float
     runs: tuple[tuple[float, int], ...]
-    """(duration, exit code) of each run: more than one only for restartPolicy OnFailure."""
+    """(duration, exit code) of the runs drawn so far: more than one only for restartPolicy OnFailure."""
     termination_delay: float
     evict_after: float | None = None
     sidecar_termination_delay: float = DEFAULT_TERMINATION_DELAY
+    failing_runs: int = 0
+    """Runs that fail in place before the last planned one (``restarts`` under OnFailure, else 0)."""
+    span: Span | None = None
+    """The run time of this pod's runs (its index's duration, or the Job's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,15 +225,31 @@ class Workload:
         runs: list[tuple[float, int]] = []
         # OnFailure restarts the container in place: the first `restarts` runs fail.
         failing_runs = self.restarts if restart_policy == "OnFailure" else 0
-        for _ in range(failing_runs):
-            runs.append((span.draw(rng), self.exit_code or DEFAULT_EXIT_CODE))
-        runs.append((span.draw(rng), self.final_exit_code(rng, index, attempt)))
-        evict = None
-        if self.evict_after is not None and (self.evict_pods is None or ordinal in self.evict_pods):
-            evict = self.evict_after.draw(rng)
+        wants_evict = self.evict_after is not None and (self.evict_pods is None or ordinal in self.evict_pods)
+        # The eviction time and the sidecars' termination delay are drawn after every planned run:
+        # when either draws, the runs are drawn now; otherwise each when the kubelet gets to it.
+        later_draws = wants_evict or self.sidecar_termination_delay.draws
+        runs.append(self.draw_run(rng, 0, failing_runs, span, index, attempt, runs))
+        while later_draws and len(runs) <= failing_runs:
+            runs.append(self.draw_run(rng, len(runs), failing_runs, span, index, attempt, runs))
+        evict = self.evict_after.draw(rng) if wants_evict else None
         # Drawn last, so manifests without sidecars keep every other draw where it was.
         sidecar_term = self.sidecar_termination_delay.draw(rng)
-        return PodPlan(latency, tuple(runs), term, evict, sidecar_term)
+        return PodPlan(latency, tuple(runs), term, evict, sidecar_term, failing_runs, span)
+
+    def draw_run(self, rng: random.Random, k: int, failing_runs: int, span: Span, index: int | None, attempt: int,
+                 drawn: list[tuple[float, int]]) -> tuple[float, int]:
+        """``(duration, exit code)`` of a pod's run ``k`` (0-based), once runs 0..k-1 are ``drawn``.
+
+        The first ``failing_runs`` fail with the Job's exit code; the next is the planned last
+        run; past it (a container failed in place more often than planned) each new run keeps
+        the last duration and draws its outcome afresh.
+        """
+        if k < failing_runs:
+            return span.draw(rng), self.exit_code or DEFAULT_EXIT_CODE
+        if k == failing_runs:
+            return span.draw(rng), self.final_exit_code(rng, index, attempt)
+        return drawn[-1][0], self.final_exit_code(rng, index, 10**9)
 
     def final_exit_code(self, rng: random.Random, index: int | None, attempt: int) -> int:
         """The exit code of a pod's last (or, under OnFailure, next) run."""
@@ -261,9 +294,9 @@ def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldErr
             raise ValueError("must be an exit code between 0 and 255")
         return int(text)
 
-    def count(text: str) -> int:
-        if not re.fullmatch(r"\d+", text.strip()) or int(text) > 1_000_000:
-            raise ValueError("must be a whole number between 0 and 1000000")
+    def count(text: str, most: int = 1_000_000) -> int:
+        if not re.fullmatch(r"\d+", text.strip()) or int(text) > most:
+            raise ValueError(f"must be a whole number between 0 and {most}")
         return int(text)
 
     read(PREFIX + "duration", parse_span, "duration")
@@ -274,7 +307,8 @@ def parse_workload(annotations: dict[str, str]) -> tuple[Workload, list[FieldErr
     read(PREFIX + "exit-codes", lambda s: _parse_per_index(s, exit_code), "exit_codes")
     read(PREFIX + "durations", lambda s: _parse_per_index(s, parse_span), "durations")
     read(PREFIX + "fail-attempts", count, "fail_attempts")
-    read(PREFIX + "restarts", count, "restarts")
+    # A pod planned to be evicted draws every planned run first (see Workload.plan).
+    read(PREFIX + "restarts", lambda s: count(s, MAX_RESTARTS), "restarts")
     read(PREFIX + "termination-delay", lambda s: parse_span(s, allow_never=False), "termination_delay")
     read(PREFIX + "evict-after", lambda s: parse_span(s, allow_never=False), "evict_after")
     read(PREFIX + "evict-pods", parse_index_set, "evict_pods")
@@ -325,3 +359,7 @@ def crash_loop_backoff(entry: CrashLoopEntry | None, finished_at: float) -> tupl
         return 0.0, (CRASH_LOOP_BASE, finished_at)
     wait = entry[0]
     return wait, (min(wait * 2, CRASH_LOOP_MAX), finished_at + wait)
+
+
+for _immutable in (Span, PodPlan, Workload):
+    _immutable.__deepcopy__ = share_on_deepcopy  # snapshots share them (see k8sjobs.sim.Simulation.snapshot)

@@ -8,7 +8,14 @@ import sys
 
 from ..api.errors import DecodeError, InvalidError
 from ..i18n import _, ngettext
-from ..sim import SimConfig, SimulationError
+from ..sim import (
+    DEFAULT_MAX_EVENTS,
+    DEFAULT_MAX_POD_CYCLES,
+    DEFAULT_MAX_PODS,
+    Budget,
+    SimConfig,
+    SimulationError,
+)
 from ..trace.run import DEFAULT_MAX_CYCLES, Run
 from ..trace.text import cycle_to_json, render_trace
 
@@ -29,6 +36,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help=_("run until the Job finishes and nothing is left to do (the default)"))
     p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES,
                    help=_("stop after this many reconcile cycles (default {n})").format(n=DEFAULT_MAX_CYCLES))
+    p.add_argument("--max-pods", type=int, default=DEFAULT_MAX_PODS,
+                   help=_("stop once more than this many pods were created (default {n})").format(n=DEFAULT_MAX_PODS))
+    p.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
+                   help=_("stop after this many simulation events (default {n})").format(n=DEFAULT_MAX_EVENTS))
+    p.add_argument("--max-pod-cycles", type=int, default=DEFAULT_MAX_POD_CYCLES,
+                   help=_("stop once the reconcile cycles looked at more than this many pods in all (each cycle "
+                          "looks at every live pod of the Job; default {n})").format(n=DEFAULT_MAX_POD_CYCLES))
     p.add_argument("--format", choices=("text", "json", "none"), default="text", help=_("output format"))
 
 
@@ -57,12 +71,19 @@ def handle(args: argparse.Namespace) -> int:
         print("run: " + _("--max-cycles: must be at least 1, got {value}").format(value=args.max_cycles),
               file=sys.stderr)
         return 1
+    for option in ("max_pods", "max_events", "max_pod_cycles"):
+        if getattr(args, option) < 0:
+            print("run: " + _("--{option}: must be at least 0, got {value}").format(
+                option=option.replace("_", "-"), value=getattr(args, option)), file=sys.stderr)
+            return 1
     try:
         config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
                            informer_lag=args.informer_lag)
+        budget = Budget(max_pods=args.max_pods, max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
+                        max_time=args.until if args.until is not None else FOREVER, max_cycles=args.max_cycles)
         bar = ProgressBar(sys.stderr, args.until) if sys.stderr.isatty() else None
-        run = Run(_decode(data, args.manifest), config, max_time=args.until if args.until is not None else FOREVER,
-                  max_cycles=args.max_cycles, progress=bar)
+        # No saved states: a command-line run is never forked.
+        run = Run(_decode(data, args.manifest), config, budget=budget, progress=bar, checkpoints=False)
         if bar is not None:
             bar.close()
     except DecodeError as exc:
@@ -74,7 +95,7 @@ def handle(args: argparse.Namespace) -> int:
     except (SimulationError, ValueError) as exc:
         print(f"run: {exc}", file=sys.stderr)
         return 1
-    progress_note(run)
+    progress_note(run, args.until)
     if args.format == "text":
         sys.stdout.write(render_trace(run.trace))
     elif args.format == "json":
@@ -128,31 +149,63 @@ def _decode(data: bytes, source: str):
     return load_job_manifest(data, source)
 
 
-def progress_note(run: Run) -> None:
-    """On a terminal, say on stderr when the run stopped at its horizon."""
-    if run.trace.truncated and sys.stderr.isatty():
-        print(ngettext("note: stopped after {n} cycle at t={t:g} s before the Job finished",
-                       "note: stopped after {n} cycles at t={t:g} s before the Job finished", len(run)).format(
-            n=len(run), t=run.trace.end_t), file=sys.stderr)
+def progress_note(run: Run, until: float | None = None) -> None:
+    """Say on stderr when a limit stopped the run before the Job finished: which, and how to raise it.
+
+    Stopping at the ``--until`` the user asked for is said only on a terminal (it was asked for).
+    """
+    limit = run.limit
+    if limit is None:
+        return
+    if limit.limit == "max_time" and until is not None:
+        if sys.stderr.isatty():
+            print(ngettext("note: stopped after {n} cycle at t={t:g} s before the Job finished",
+                           "note: stopped after {n} cycles at t={t:g} s before the Job finished", len(run)).format(
+                n=len(run), t=run.trace.end_t), file=sys.stderr)
+        return
+    print(_("note: {message}").format(message=limit.message("Run")), file=sys.stderr)
+
+
+def last_job_status(run: Run):
+    """The Job's status at the end of the run, or, if it was deleted (by ttlSecondsAfterFinished or
+    ``delete_job``), the last status it had; None if it never existed in the trace."""
+    tr = run.trace
+    if tr.final_job is not None:
+        return tr.final_job.status
+    for ch in reversed(tr.changes):
+        if ch.kind == "Job" and ch.obj.metadata.uid == tr.job_uid:
+            return ch.obj.status
+    return None
 
 
 def run_to_json(run: Run) -> dict:
-    """``{"job", "seed", "cycles", "events", "final": {"status", "finishedAt"}}``."""
+    """``{"job", "seed", "cycles", "events", "final": {"status", "lastStatus", "finishedAt", ...}}``.
+
+    ``status`` is the Job's status at the end (null once it was deleted); ``lastStatus`` is the
+    last status it had, also when the TTL controller deleted it, so the outcome stays visible;
+    ``limit`` names the limit that stopped the run early (null if none did).
+    """
     from ..api.serialize import to_dict
 
     tr = run.trace
     final = tr.final_job
+    last = last_job_status(run)
     finished_at = None
-    if final is not None:
-        for c in final.status.conditions:
+    if last is not None:
+        for c in last.conditions:
             if c.type in ("Complete", "Failed") and c.status == "True":
                 finished_at = c.last_transition_time
                 break
+    limit = tr.limit
     return {
         "job": tr.job_name,
         "seed": tr.seed,
         "cycles": [cycle_to_json(c) for c in tr.cycles],
         "events": [{"t": e.t, "type": e.type, "reason": e.reason, "message": e.message} for e in tr.events],
-        "final": {"status": to_dict(final.status) if final is not None else None, "finishedAt": finished_at,
-                  "deleted": final is None, "truncated": tr.truncated, "endTime": tr.end_t},
+        "final": {"status": to_dict(final.status) if final is not None else None,
+                  "lastStatus": to_dict(last) if last is not None else None, "finishedAt": finished_at,
+                  "deleted": final is None, "truncated": tr.truncated, "endTime": tr.end_t,
+                  "limit": None if limit is None else {"name": limit.limit, "value": limit.value,
+                                                       "reached": limit.count, "cycle": limit.cycle, "t": limit.t,
+                                                       "message": limit.message("Run")}},
     }

@@ -298,7 +298,13 @@ def _append_duplicated_index_pods_for_removal(
     def index_of(p: Pod) -> int:
         return get_completion_index(p.metadata.annotations)
 
-    ordered = sorted(pods, key=lambda p: (index_of(p), active_pods_sort_key(p)))
+    # Sorted by (index, deletion order): the deletion order is computed only where an index has
+    # more than one pod (the sorts are stable, so equal pods keep their input order either way).
+    by_index = sorted(pods, key=index_of)
+    ordered = []
+    for _ix, members in itertools.groupby(by_index, key=index_of):
+        group = list(members)
+        ordered.extend(sorted(group, key=active_pods_sort_key) if len(group) > 1 else group)
     rm: list[tuple[Pod, str, str]] = []
     left: list[Pod] = []
 

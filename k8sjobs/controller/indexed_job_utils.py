@@ -89,12 +89,24 @@ def get_completion_index(annotations: dict[str, str] | None) -> int:
     Mirrors ``getCompletionIndex``: the annotation is read with strconv.Atoi, so a sign and
     leading zeros are accepted ("+2", "007"); spaces, decimals and "" are not.
     """
-    if not annotations or JOB_COMPLETION_INDEX_ANNOTATION not in annotations:
+    if not annotations:
         return UNKNOWN_COMPLETION_INDEX
-    value = _atoi(annotations[JOB_COMPLETION_INDEX_ANNOTATION])
-    if value is None or value < 0:
+    text = annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    if text is None:
         return UNKNOWN_COMPLETION_INDEX
+    # A sync reads every pod's index several times: each distinct text is parsed once.
+    value = _INDEX_OF_TEXT.get(text)
+    if value is None:
+        parsed = _atoi(text)
+        value = UNKNOWN_COMPLETION_INDEX if parsed is None or parsed < 0 else parsed
+        if len(_INDEX_OF_TEXT) >= 200_000:
+            _INDEX_OF_TEXT.clear()
+        _INDEX_OF_TEXT[text] = value
     return value
+
+
+_INDEX_OF_TEXT: dict[str, int] = {}
+"""Completion index by annotation text (a pure function of the text, cached)."""
 
 
 def get_indexes(pods: Iterable[Pod]) -> set[int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from ..api.apierrors import APIError, has_namespace_terminating_cause, is_not_found
@@ -358,7 +359,7 @@ class JobController:
         if register_handlers:
             pods.add_event_handler(EventHandlers(
                 on_add=self.add_pod, on_update=self.update_pod,
-                on_delete=lambda p: self.delete_pod(p, final=True)))
+                on_delete=partial(self.delete_pod, final=True)))
             jobs.add_event_handler(EventHandlers(
                 on_add=self.add_job, on_update=self.update_job, on_delete=self.delete_job))
 

@@ -50,8 +50,10 @@ class TTLAfterFinishedController:
         self.emit = emit
         self.deleted: list[str] = []
         if register_handlers:
-            jobs.add_event_handler(EventHandlers(on_add=self._maybe_enqueue,
-                                                 on_update=lambda old, new: self._maybe_enqueue(new)))
+            jobs.add_event_handler(EventHandlers(on_add=self._maybe_enqueue, on_update=self._updated))
+
+    def _updated(self, old: Job, new: Job) -> None:
+        self._maybe_enqueue(new)
 
     def _maybe_enqueue(self, job: Job) -> None:
         if job.metadata.deletion_timestamp is None and needs_cleanup(job):

@@ -8,10 +8,13 @@ re-added while it is being processed is queued again when processing is done;
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
-from ..clock import Clock, Scheduler
+from ..clock import Clock, Scheduler, copy_callback
 
 DEFAULT_JOB_API_BACKOFF = 1.0
 MAX_JOB_API_BACKOFF = 60.0
@@ -60,6 +63,18 @@ class RateLimitingQueue:
         self.log: list[tuple[float, str, str, float]] = []
         """(time, verb, key, delay) of every add, for traces and tests."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> RateLimitingQueue:
+        new = RateLimitingQueue.__new__(RateLimitingQueue)
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            if name == "log":
+                new.log = list(value)  # of immutable tuples
+            elif name == "on_ready":
+                new.on_ready = copy_callback(value, memo)
+            else:
+                setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
     def add(self, key: str) -> None:
         """Queue ``key`` now (no-op if already queued)."""
         self.log.append((self.clock.now(), "add", key, 0.0))
@@ -86,7 +101,7 @@ class RateLimitingQueue:
             return
         self.waiting[key] = t
         if self.scheduler is not None:
-            self.scheduler.call_at(t, lambda: self._fire(key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
+            self.scheduler.call_at(t, partial(self._fire, key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
 
     def _fire(self, key: str, t: float) -> None:
         if self.waiting.get(key) != t:
@@ -103,7 +118,7 @@ class RateLimitingQueue:
         t = self.clock.now() + delay
         self.waiting[key] = t
         if self.scheduler is not None:
-            self.scheduler.call_at(t, lambda: self._fire(key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
+            self.scheduler.call_at(t, partial(self._fire, key, t), priority=PRIORITY_QUEUE, label=f"queue:{key}")
         return delay
 
     def forget(self, key: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from ..api.store import DELETED, WatchEvent
 from ..api.types import Job, Phase, Pod
 from ..i18n import _
-from ..sim import Action, SimConfig, Simulation
+from ..sim import Action, LimitReached, SimConfig, Simulation
 from .records import (
     CHECKPOINT_EVERY,
     Change,
@@ -70,7 +70,9 @@ class Trace:
     finished: bool = False
     final_job: Job | None = None
     truncated: bool = False
-    """The run stopped at its horizon before the Job finished."""
+    """The run stopped at one of its limits before the Job finished (:attr:`limit` says which)."""
+    limit: LimitReached | None = None
+    """The limit that stopped the run before the Job finished (None if none did)."""
     start_t: float = 0.0
     """When the run starts: 0 (the Job's creation), or a snapshot's instant."""
     snapshot_at: str | None = None
@@ -238,6 +240,18 @@ def _history_from_object(pod: Pod, t: float) -> dict[str, Any]:
         "disruption": disruption, "seqs": {}}
 
 
+@dataclass(frozen=True, slots=True)
+class RecorderState:
+    """Where a recorder was between two heap events: the lengths of its trace's lists, and the
+    Event counts it had seen (all it needs to go on from there with a resumed simulation)."""
+
+    cycles: int
+    changes: int
+    events: int
+    notes: int
+    event_counts: dict[str, int]
+
+
 class Recorder:
     """Builds a :class:`Trace` while a :class:`~k8sjobs.sim.Simulation` runs."""
 
@@ -262,6 +276,33 @@ class Recorder:
         self.trace.initial_changes = len(self.trace.changes)
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
+
+    def state(self) -> RecorderState:
+        """What :meth:`resume` needs to go on from here (take it between heap events)."""
+        if self._open is not None:
+            raise RuntimeError("a reconcile cycle is being recorded: save the state between heap events")
+        tr = self.trace
+        return RecorderState(len(tr.cycles), len(tr.changes), len(tr.events), len(tr.notes), dict(self._event_counts))
+
+    @classmethod
+    def resume(cls, sim: Simulation, past: Trace, state: RecorderState) -> Recorder:
+        """A recorder for ``sim``, a simulation resumed from a saved state, whose trace starts as
+        ``past`` did up to ``state`` (``past`` is any trace with the same history up to there)."""
+        rec = cls.__new__(cls)
+        rec.sim = sim
+        tr = rec.trace = Trace(job_name=past.job_name, job_key=past.job_key, job_uid=past.job_uid, seed=past.seed,
+                               config=past.config, manifest=past.manifest)
+        tr.start_t, tr.snapshot_at, tr.initial_changes = past.start_t, past.snapshot_at, past.initial_changes
+        tr.cycles = past.cycles[:state.cycles]
+        tr.changes = past.changes[:state.changes]
+        tr.events = past.events[:state.events]
+        tr.notes = past.notes[:state.notes]
+        tr._checkpoints = {end: objs for end, objs in past._checkpoints.items() if end <= state.changes}
+        rec._open = None
+        rec._event_counts = dict(state.event_counts)
+        sim.add_listener(rec._on_emit)
+        sim.add_watcher(rec._change)
+        return rec
 
     # ------------------------------------------------------------------ inputs
 

@@ -167,6 +167,10 @@ def _button(description: str, tooltip: str, **kw: Any) -> W.Button:
 
 _WIDE = {"description_width": "initial"}
 
+SLIDER_TOOLTIP = N_("Seek: the reconcile cycle shown (0 = before the first sync)")
+SLIDER_TOOLTIP_SO_FAR = N_("Seek: the reconcile cycle shown (0 = before the first sync); more cycles are "
+                           "simulated as you step (the status line says 'of M+' until the last one)")
+
 MENU_LIVE_LIMIT = 100
 """Above this many pods the pod menu is refreshed on request, not on every step (see _refresh_menus)."""
 
@@ -265,7 +269,7 @@ class Explorer:
                                  tooltip=_("Speed of Play: milliseconds between two cycles"),
                                  continuous_update=True, style=_WIDE, layout=W.Layout(width="250px"))
         self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description=_("Cycle"),
-                                  tooltip=_("Seek: the reconcile cycle shown (0 = before the first sync)"),
+                                  tooltip=_(SLIDER_TOOLTIP),
                                   continuous_update=False, layout=W.Layout(width="100%", max_width="720px"))
         # Browser-side links: Play moves the slider without the kernel sleeping.
         self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
@@ -543,6 +547,9 @@ class Explorer:
             self._syncing = False
         self.back_button.disabled = s.at_start
         self.step_button.disabled = s.at_end
+        # A forked run's later cycles are simulated as the learner steps: the slider says so.
+        self.slider.description = _("Cycle") if s.final else _("Cycle (so far)")
+        self.slider.tooltip = _(SLIDER_TOOLTIP) if s.final else _(SLIDER_TOOLTIP_SO_FAR)
         self.status.value = f"<span role='status' aria-live='polite'>{html.escape(s.status_line())}</span>"
         self._show_error(s.last_error)
         self.notice.value = html.escape(s.notice)
@@ -566,11 +573,11 @@ class Explorer:
                          _("Press <b>Step</b> to see the Job controller's next sync on this snapshot, as "
                            "<code>explain</code> predicts it."))
             parts = ["<p>" + _("<b>Cycle 0 of {n}</b>, t={t} s: {reason}.").format(
-                         n=s.n_cycles, t=format_seconds(s.t), reason=esc(s.reason())) + "</p>",
+                         n=s.of_cycles, t=format_seconds(s.t), reason=esc(s.reason())) + "</p>",
                      "<p>" + next_step + "</p>"]
         else:
             head = c.headline
-            parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.n_cycles,
+            parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.of_cycles,
                                                                                   t=format_seconds(c.t))
                      + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
             if c.decisions:
@@ -601,7 +608,7 @@ class Explorer:
                      "the run continues from there.").format(cycle=s.cycle)
         return _("Actions apply right after the cycle shown (cycle {cycle} of {n}). "
                  "<b>Acting at a past cycle forks the run</b>: cycles after {cycle} are simulated again "
-                 "and actions you took later are dropped.").format(cycle=s.cycle, n=s.n_cycles)
+                 "and actions you took later are dropped.").format(cycle=s.cycle, n=s.of_cycles)
 
     def _refresh_menus(self, force: bool = False) -> None:
         """The pod and node menus, for the cycle shown.

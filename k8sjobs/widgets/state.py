@@ -32,16 +32,59 @@ from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import Snapshot, load_snapshot
 from ..api.types import Job, Phase
 from ..i18n import N_, _, ngettext
-from ..sim import ACTIONS, DEFAULT_MAX_TIME, SimConfig, SimulationError, load_job, yamlio_dump
+from ..sim import (
+    ACTIONS,
+    DEFAULT_MAX_TIME,
+    Budget,
+    LimitReached,
+    SimConfig,
+    SimulationError,
+    load_job,
+    yamlio_dump,
+)
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
-from ..trace.run import DEFAULT_MAX_CYCLES, Run
+from ..trace.run import DEFAULT_MAX_CYCLES, Run, make_budget, work_done
 
 SEP = " · "
 """Separator of the status line's parts (a middle dot between spaces)."""
 
 BEFORE_FIRST_CYCLE = N_("before the first cycle: the Job is created; the controller has not synced it yet")
 """The reason shown at cycle 0 (marked: show it with ``_()``)."""
+
+DASHBOARD_BUDGET = Budget(max_pods=5_000, max_events=40_000, max_pod_cycles=1_000_000, max_time=DEFAULT_MAX_TIME,
+                          max_cycles=DEFAULT_MAX_CYCLES)
+"""The dashboard's limits: lower than a script's (:class:`~k8sjobs.sim.Budget`), because a
+Binder kernel has 2 GB for the run, its figures and the notebook: a run at these limits takes
+about a second and 100 MB here. ``Explorer(..., max_pods=...)`` raises one."""
+
+LOOKAHEAD_CYCLES = 2
+"""A run simulated as the learner steps is kept this many cycles ahead of the cycle shown."""
+CHUNK_WORK = 400
+"""Work (heap events; see :func:`k8sjobs.trace.run.work_done`) simulated ahead on each move: a forked
+run's remaining cycles are simulated in such slices (a few ms each) as the learner steps."""
+EAGER_FORK_WORK = 3_000
+"""A run that took at most this much work is forked to its end at once (as in every lesson): only
+bigger ones show the forked cycle first and simulate the rest as the learner steps."""
+
+
+def limit_lines(limit: LimitReached, refused: bool) -> list[str]:
+    """What the dashboard says when a run reached one of its limits.
+
+    ``refused``: an edit was not applied because its run would stop there (the current run and
+    YAML are kept); otherwise the run shown stops at that limit.
+    """
+    what = limit.what()
+    if refused:
+        head = _("Not applied: the run of this Job would stop at a limit of the dashboard after cycle {cycle} "
+                 "(t={t} s): {what}. Your current run and YAML are kept.").format(
+            cycle=limit.cycle, t=format_seconds(limit.t), what=what)
+    else:
+        head = _("This run stops after cycle {cycle} (t={t} s), before the Job finished, at a limit of the "
+                 "dashboard: {what}. The cycles up to there can be stepped, seeked and forked.").format(
+            cycle=limit.cycle, t=format_seconds(limit.t), what=what)
+    return [head, limit.raise_hint("Explorer")]
+
 
 Listener = Callable[[str], None]
 """``fn(kind)`` after a change: ``"cycle"`` (moved in the same run), ``"run"`` (a new run),
@@ -128,8 +171,9 @@ class ExplorerState:
     """
 
     def __init__(self, manifest: Job | str | bytes | dict | os.PathLike, *, seed: int = 0, nodes: int = 3,
-                 informer_lag: float = 0.0, start_cycle: int = 0, max_time: float = DEFAULT_MAX_TIME,
-                 max_cycles: int = DEFAULT_MAX_CYCLES, **settings: Any) -> None:
+                 informer_lag: float = 0.0, start_cycle: int = 0, max_time: float | None = None,
+                 max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
+                 max_pod_cycles: int | None = None, budget: Budget | None = None, **settings: Any) -> None:
         if isinstance(manifest, Snapshot):
             # A real cluster's state: the run starts at the snapshot, the YAML shows its Job.
             text = yamlio_dump(manifest.job)
@@ -141,18 +185,22 @@ class ExplorerState:
                 raise ValueError(_("the manifest is not a valid Job:") + "\n" + "\n".join(problems))
             self.initial_source = text
         self.config = SimConfig(seed=seed, nodes=nodes, informer_lag=informer_lag, **settings)
-        self.max_time = max_time
-        self.max_cycles = max_cycles
+        self.budget = make_budget(budget if budget is not None else DASHBOARD_BUDGET, max_time=max_time,
+                                  max_cycles=max_cycles, max_pods=max_pods, max_events=max_events,
+                                  max_pod_cycles=max_pod_cycles)
+        """The limits of every run of this dashboard (:data:`DASHBOARD_BUDGET` unless given)."""
         self.initial_text = text
         self.initial_config = self.config
         self.manifest_text = text
         """The manifest the current run was created from (what Apply last accepted)."""
         self.run = self._first_run()
+        self.initial_run = self.run
+        """The run of the original manifest and settings (what :meth:`reset` returns to, without simulating)."""
         self.cycle = 0
         """The cycle shown: 0 (before the first sync) to :attr:`n_cycles`."""
         self.last_error: list[str] = []
         """Why the last input was refused (empty if it was accepted)."""
-        self.notice = ""
+        self.notice = self._with_limit("")
         """What the last accepted change did, in words (e.g. that an action forked the run)."""
         self._listeners: list[Listener] = []
         self._world_key: tuple[int, int] | None = None
@@ -179,8 +227,18 @@ class ExplorerState:
     def _first_run(self) -> Run:
         source = self.initial_source
         if isinstance(source, Snapshot):
-            return Run(source, self.initial_config, max_time=source.now + self.max_time, max_cycles=self.max_cycles)
-        return Run(source, self.initial_config, max_time=self.max_time, max_cycles=self.max_cycles)
+            return Run(source, self.initial_config, budget=self.budget, max_time=source.now + self.max_time)
+        return Run(source, self.initial_config, budget=self.budget)
+
+    @property
+    def max_time(self) -> float:
+        """The simulated seconds a run of this dashboard lasts at most (from its start)."""
+        return self.budget.max_time
+
+    @property
+    def max_cycles(self) -> int:
+        """The reconcile cycles a run of this dashboard stops after."""
+        return self.budget.max_cycles
 
     @property
     def snapshot(self) -> Snapshot | None:
@@ -212,7 +270,7 @@ class ExplorerState:
 
     def _accept(self, kind: str, notice: str = "") -> list[str]:
         self.last_error = []
-        self.notice = notice
+        self.notice = self._with_limit(notice)  # a run stopped at a limit keeps saying so
         self._changed(kind)
         return []
 
@@ -225,8 +283,23 @@ class ExplorerState:
 
     @property
     def n_cycles(self) -> int:
-        """How many reconcile cycles the current run has (the M of "cycle N of M")."""
+        """How many reconcile cycles the current run has so far (the M of "cycle N of M")."""
         return len(self.run)
+
+    @property
+    def final(self) -> bool:
+        """Whether :attr:`n_cycles` is final: a forked run's future is simulated as the learner steps."""
+        return self.run.complete
+
+    @property
+    def of_cycles(self) -> str:
+        """The M of "cycle N of M": ``12``, or ``12+`` while more cycles are still to be simulated."""
+        return str(self.n_cycles) if self.final else f"{self.n_cycles}+"
+
+    def _simulate_ahead(self, work: int = 0) -> None:
+        """Simulate the current run :data:`LOOKAHEAD_CYCLES` past the cycle shown, then ``work`` more."""
+        if not self.run.complete:
+            self.run.extend(self.cycle + LOOKAHEAD_CYCLES, work=work)
 
     @property
     def t(self) -> float:
@@ -244,7 +317,7 @@ class ExplorerState:
 
     @property
     def at_end(self) -> bool:
-        return self.cycle >= self.n_cycles
+        return self.cycle >= self.n_cycles and self.final
 
     @property
     def actions(self) -> list:
@@ -267,7 +340,7 @@ class ExplorerState:
     def status_line(self) -> str:
         """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
         # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
-        return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.n_cycles) + SEP
+        return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles) + SEP
                 + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
 
     def decisions(self) -> list[Decision]:
@@ -290,7 +363,7 @@ class ExplorerState:
         c = self.current
         lines: list[str] = []
         if c is None:
-            lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.n_cycles, t=format_seconds(self.t),
+            lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.of_cycles, t=format_seconds(self.t),
                                                                         reason=self._before_first_cycle()))
             lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
                          if self.snapshot is None else
@@ -299,7 +372,7 @@ class ExplorerState:
             head = c.headline
             # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
             lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
-                cycle=c.index, n=self.n_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
+                cycle=c.index, n=self.of_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
                 rule=head.rule))
             if c.decisions:
                 lines.append(_("What the sync did, in order:"))
@@ -349,9 +422,12 @@ class ExplorerState:
 
     def step(self) -> bool:
         """Go to the next cycle; False (and nothing changes) at the last one."""
-        if self.at_end:
-            return False
+        if self.cycle >= self.n_cycles:
+            self._simulate_ahead()
+            if self.cycle >= self.n_cycles:
+                return False
         self.cycle += 1
+        self._simulate_ahead(CHUNK_WORK)
         self._accept("cycle")
         return True
 
@@ -370,17 +446,20 @@ class ExplorerState:
         if not isinstance(k, int) or isinstance(k, bool):
             return self._refuse([_("cycle: must be a whole number between 0 and {n}, got {value!r}").format(
                 n=self.n_cycles, value=k)])
+        if k > self.n_cycles and not self.final:
+            self.run.extend(k)
         if not 0 <= k <= self.n_cycles:
             return self._refuse([_("cycle {index} does not exist: this run has cycles 0 to {n}").format(
                 index=k, n=self.n_cycles)])
         self.cycle = k
+        self._simulate_ahead(CHUNK_WORK)
         return self._accept("cycle")
 
     def reset(self) -> None:
         """Start over: the original manifest and settings, no actions, at the starting cycle."""
         self.manifest_text = self.initial_text
         self.config = self.initial_config
-        self.run = self._first_run()
+        self.run = self.initial_run  # simulated once and kept: the same manifest and settings give the same run
         self.cycle = self._resolve_start()
         self._accept("run", _("reset: the original manifest and settings, no actions"))
 
@@ -389,7 +468,15 @@ class ExplorerState:
     def _new_run(self, run: Run, notice: str) -> list[str]:
         self.run = run
         self.cycle = min(self.cycle, self.n_cycles)
+        self._simulate_ahead()
         return self._accept("run", notice)
+
+    def _with_limit(self, notice: str) -> str:
+        """``notice``, followed by what the dashboard says when the current run stops at a limit."""
+        run = self.run
+        if run.limit is None or not run.complete:
+            return notice
+        return "\n".join(filter(None, [notice, *limit_lines(run.limit, refused=False)]))
 
     def apply_yaml(self, text: str, *, mode: str = "recreate") -> list[str]:
         """Apply an edited manifest; returns the API server's error lines ([] if accepted).
@@ -408,9 +495,11 @@ class ExplorerState:
             if problems:
                 return self._refuse(problems)
             try:
-                run = Run(text, self.config, max_time=self.max_time, max_cycles=self.max_cycles)
+                run = Run(text, self.config, budget=self.budget)
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
+            if run.limit is not None:
+                return self._refuse(limit_lines(run.limit, refused=True))
             self.manifest_text = text
             return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
                                                "({n} cycle)",
@@ -421,13 +510,21 @@ class ExplorerState:
                 run = self.run.fork(self.cycle, "edit", manifest=text)
             except (ValueError, TypeError, IndexError) as exc:
                 return self._refuse(error_lines(exc))
+            if run.limit is not None and self.run.limit is None:
+                # The edit makes the run too big (a run that already stops at a limit stays editable).
+                return self._refuse(limit_lines(run.limit, refused=True))
             self.manifest_text = text
-            return self._new_run(run, self._fork_notice(_("edit (kubectl apply)"), len(run)))
+            return self._new_run(run, self._fork_notice(_("edit (kubectl apply)"), run))
         return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
 
-    def _fork_notice(self, what: str, new_len: int) -> str:
-        k, old = self.cycle, self.n_cycles
-        if k < old:
+    def _fork_notice(self, what: str, run: Run) -> str:
+        k, old, new_len = self.cycle, self.of_cycles, len(run)
+        if not run.complete:
+            # TRANSLATORS: {what} is the action as code (fail_pod(name='x')); {old} may end in + (not final yet).
+            return _("{what} applied right after cycle {cycle}: the run was forked there; cycle {next} is ready "
+                     "and the cycles after it are simulated as you step ({old} -> {new}+ cycles so far)").format(
+                what=what, cycle=k, next=k + 1, old=old, new=new_len)
+        if k < self.n_cycles or not self.final:
             # TRANSLATORS: {what} is the action as code (fail_pod(name='x')) or "edit (kubectl apply)".
             return ngettext("{what} applied right after cycle {cycle}: the run was forked there; cycles after "
                             "{cycle} were simulated again ({old} -> {new} cycle)",
@@ -450,12 +547,14 @@ class ExplorerState:
         if not isinstance(action, str) or action not in ACTIONS:
             return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
                 action=action, actions=", ".join(sorted(ACTIONS)))])
+        # A big run's fork shows the forked cycle at once and simulates the rest as the learner steps.
+        lazy = not (self.run.complete and work_done(self.run.sim) <= EAGER_FORK_WORK)
         try:
-            run = self.run.fork(self.cycle, action, **kwargs)
+            run = self.run.fork(self.cycle, action, lazy=lazy, **kwargs)
         except (ValueError, TypeError, IndexError) as exc:  # SimulationError, InvalidError, DecodeError
             return self._refuse(error_lines(exc))
         args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-        return self._new_run(run, self._fork_notice(f"{action}({args})", len(run)))
+        return self._new_run(run, self._fork_notice(f"{action}({args})", run))
 
     def configure(self, **settings: Any) -> list[str]:
         """Re-run the same manifest and actions under other settings (``seed``, ``nodes``, ``informer_lag``, ...)."""
@@ -463,6 +562,8 @@ class ExplorerState:
             run = self.run.with_settings(**settings)
         except (ValueError, TypeError) as exc:
             return self._refuse(error_lines(exc))
+        if run.limit is not None and self.run.limit is None:
+            return self._refuse(limit_lines(run.limit, refused=True))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
         # TRANSLATORS: {settings} is code such as seed=3, nodes=2.
@@ -470,5 +571,6 @@ class ExplorerState:
             settings=changed))
 
 
-__all__ = ["BEFORE_FIRST_CYCLE", "ExplorerState", "SimulationError", "create_problems", "error_lines", "load_snapshot",
-           "format_seconds", "manifest_text"]
+__all__ = ["BEFORE_FIRST_CYCLE", "CHUNK_WORK", "DASHBOARD_BUDGET", "EAGER_FORK_WORK", "LOOKAHEAD_CYCLES",
+           "ExplorerState", "SimulationError", "create_problems", "error_lines", "format_seconds", "limit_lines",
+           "load_snapshot", "manifest_text"]

@@ -267,6 +267,44 @@ def test_dashboard_lab(lab, probe):
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"
 
 
+def test_a_100000_pod_job_typed_into_the_yaml_tab_is_refused_and_the_run_still_steps(lab, probe):
+    nb = lab.open_notebook(probe, NB)
+    run = nb.run_all()
+    assert run.ok, run.errors
+    expect_status(probe, S0)
+    for _ in range(2):
+        probe.click_button("Step")
+    s2 = probe.text(STATUS)
+    assert s2.startswith("cycle 2 of 12 · ")
+
+    probe.page.get_by_role("tab", name="Edit the Job (YAML)").click()
+    area = probe.page.locator(f"{EXPLORER} .k8sjobs-yaml textarea")
+    huge = area.input_value().replace("completions: 5", "completions: 100000").replace(
+        "parallelism: 3", "parallelism: 100000")
+    assert "parallelism: 100000" in huge
+    area.fill(huge)
+    area.blur()
+    probe.click_button(re.compile("^Apply$"))
+    probe.expect_text(".k8sjobs-error", re.compile(r"^Not applied: the run of this Job would stop at a limit of the "
+                                                   r"dashboard after cycle \d+ "), timeout=120)
+    message = probe.text(".k8sjobs-error")
+    assert "more than its limit of 5000 (max_pods)" in message, message
+    assert "Your current run and YAML are kept." in message
+    assert "Explorer(..., max_pods=10000)" in message and "--max-pods 10000" in message
+    assert area.input_value() == huge, "the learner's YAML stays"
+    assert probe.text(STATUS) == s2, "the run shown is kept"
+    probe.shot("too-big-refused", scroll_to=".k8sjobs-error")
+
+    probe.click_button("Step")
+    expect_status(probe, S3)
+    wait_trace_len(probe, "reconcile cycles", 3)
+    probe.click_button("Back")
+    expect_status(probe, s2)
+    probe.shot("too-big-still-steps", scroll_to=EXPLORER)
+    assert nb.kernel_status() == "idle"
+    probe.assert_clean()
+
+
 def test_notebook7(browser):
     with JupyterLab(app="notebook") as server:
         probe = browser.new_page("test_dashboard_notebook7")

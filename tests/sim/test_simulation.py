@@ -751,7 +751,7 @@ def test_kwok_delay_annotations_mean_the_same_as_on_a_kwok_cluster(ann, low, hig
     pytest.param("sim.k8sjobs.io/durations", "2=soon", "must be a duration", id="a per-index duration in words"),
     pytest.param("sim.k8sjobs.io/fail-attempts", "-1", "must be a whole number between 0 and 1000000",
                  id="negative fail attempts"),
-    pytest.param("sim.k8sjobs.io/restarts", "many", "must be a whole number between 0 and 1000000",
+    pytest.param("sim.k8sjobs.io/restarts", "many", "must be a whole number between 0 and 20",
                  id="restarts in words"),
     pytest.param("sim.k8sjobs.io/termination-delay", "never", "must be a duration", id="a termination delay of never"),
     pytest.param("sim.k8sjobs.io/evict-after", "x", "must be a duration", id="an eviction time in words"),
