@@ -16,6 +16,7 @@ The checker is tested on small bad examples below, so it cannot pass by accident
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import subprocess
@@ -269,6 +270,32 @@ def test_a_string_in_an_f_string_field_is_words_too() -> None:
                for p in t.parity_problems(english, wider, language="ru", name="07-a-lesson.md", en_sha256=SHA))
 
 
+@pytest.mark.parametrize(("field", "code", "words"), [
+    ("'yes' if p['ready'] else 'no'", "<string> if p['ready'] else <string>", ["yes", "no"]),
+    ("p['node'] or '(none)'", "p['node'] or <string>", ["(none)"]),
+    ("'POD'", "<string>", ["POD"]),
+    ("', '.join(did) or '-'", "<string>.join(did) or <string>", [", ", "-"]),
+    ("c.find('status.write')[0].fields['skipped']", "c.find('status.write')[0].fields['skipped']", []),
+    ("len(run.cycles)", "len(run.cycles)", []),
+])
+def test_an_f_string_fields_string_constants_are_words_unless_they_pick_something(field, code, words) -> None:
+    assert t.field_code(ast.parse(field, mode="eval").body) == (code, words)
+
+
+def test_words_inside_an_f_string_field_may_be_translated_but_keys_and_code_may_not() -> None:
+    english = ENGLISH.replace('"reason:"', "f\"{'yes' if run.cycles else 'no':<4} {run.cycle(3).fields['x']}\"")
+    zh = translated("zh-CN").replace('"reason:"', "f\"{run.cycle(3).fields['x']} {'是' if run.cycles else '否':<4}\"")
+
+    def found(text: str) -> list[str]:
+        return t.parity_problems(english, text, language="zh-CN", name="07-a-lesson.md", en_sha256=SHA)
+
+    assert found(zh) == [], "the words translated, the fields in another order"
+    assert found(zh.replace("'是'", "'yes'").replace("'否'", "'no'")) == [], "or kept as the English has them"
+    assert any("the string 'ja' is not the English 'yes'" in p for p in found(zh.replace("'是'", "'ja'")))
+    assert any("the f-string computes" in p for p in found(zh.replace("fields['x']", "fields['名']")))
+    assert any("the f-string computes" in p for p in found(zh.replace("if run.cycles", "if not run.cycles")))
+
+
 def test_a_translated_choice_label_is_fine_but_a_string_changed_without_translating_it_is_not() -> None:
     good = translated("zh-CN")
     assert problems(good.replace('"它继续运行"', '"它一直运行"'), "zh-CN") == []
@@ -392,6 +419,10 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
     ("主进程退出；处理程序", "主處理程序退出；處理程序"),                      # 3.2 #2: process
     ("succeeded 从不回退；最多只能", "succeeded 從不倒退；最多只能"),          # not back-off; 只 not 隻
     ("集群自动扩缩器；扩缩 Job", "叢集自動調整程式；調整規模 Job"),
+    ("服务账号缺少权限；自定义列和 `COMPLETIONS` 列、STATUS 列中、Pod 的列；多了一列`期望`",
+     "服務帳戶缺少權限；自訂欄和 `COMPLETIONS` 欄、STATUS 欄中、Pod 的欄；多了一欄`期望`"),
+    ("kubectl 列出队列；自定义控制器", "kubectl 列出佇列；自訂控制器"),          # 列 that is no column stays
+    ("把它们打印出来；打印日志；容器结束并成功；合并成功", "把它們印出來；列印日誌；容器結束並成功；合併成功"),
     # 「」 are full-width: no space beside them, except a list marker's and a table cell's
     ("然后“渲染” 10 s，即 Job（“工作队列” Job）", "然後「算繪」10 s，即 Job（「工作佇列」Job）"),
     ("1. “对于”\n| “计数” | counts |", "1. 「對於」\n| 「計數」 | counts |"),

@@ -174,15 +174,56 @@ def _calls_or_subscripts(prev: Item | None) -> bool:
 
 @dataclass
 class StringValue:
-    """What a group of adjacent string literals says: its text and its embedded f-string expressions."""
+    """What a group of adjacent string literals says: its text, its embedded f-string expressions
+    (their string constants that are words replaced by ``<string>``) and those words."""
 
     text: str
     expressions: list[str]
+    words: list[str] = field(default_factory=list)
+    """The string constants inside the ``{...}`` fields that are words, not keys (``'yes'`` and
+    ``'no'`` in ``{'yes' if ready else 'no':<6}``, ``'POD'`` in ``{'POD':<13}``), in the order of
+    :attr:`expressions`: a translation translates them or keeps them, as any other string."""
+
+
+WORD = "<string>"
+"""What a string constant that is words becomes in an f-string field's code."""
+
+
+def field_code(value: ast.expr) -> tuple[str, list[str]]:
+    """An f-string field's expression as code, with each string constant that is words set aside:
+    ``('<string> if ready else <string>', ['yes', 'no'])``.
+
+    A string constant is code, not words, where it picks something: a subscript (``p['name']``), a
+    call's argument (``c.find('status.write')``), a part of a nested f-string; anywhere else (a
+    branch of ``if``/``else``, an ``or`` default, the whole field, the receiver of ``', '.join``) a
+    reader sees it, so it is words.
+    """
+    tree = ast.parse(ast.unparse(value), mode="eval")  # a copy the transformer may change
+    code_ids: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            code_ids.add(id(node.slice))
+        elif isinstance(node, ast.Call):
+            code_ids.update(id(a) for a in node.args)
+            code_ids.update(id(k.value) for k in node.keywords)
+        elif isinstance(node, ast.JoinedStr):
+            code_ids.update(id(v) for v in node.values)
+    words: list[str] = []
+
+    class SetWordsAside(ast.NodeTransformer):
+        def visit_Constant(self, node: ast.Constant) -> ast.AST:
+            if isinstance(node.value, str) and id(node) not in code_ids:
+                words.append(node.value)
+                return ast.Name(id=WORD, ctx=ast.Load())
+            return node
+
+    return ast.unparse(SetWordsAside().visit(tree)), words
 
 
 def string_value(literals: list[str]) -> StringValue:
-    """The value of adjacent literals: constant parts as text, ``{expr}`` of f-strings kept apart."""
-    text, exprs = [], []
+    """The value of adjacent literals: constant parts as text, ``{expr}`` of f-strings kept apart
+    (see :func:`field_code` for the words inside them)."""
+    text, fields = [], []
     for lit in literals:
         node = ast.parse(lit, mode="eval").body
         if isinstance(node, ast.JoinedStr):
@@ -191,16 +232,15 @@ def string_value(literals: list[str]) -> StringValue:
                     text.append(str(part.value))
                 else:
                     spec = ast.unparse(part.format_spec) if part.format_spec else ""
-                    # {'label':<20}: a string constant in a field is words too (a padded heading)
-                    value = part.value
-                    code = ("<string>" if isinstance(value, ast.Constant) and isinstance(value.value, str)
-                            else ast.unparse(value))
-                    exprs.append(f"{code}!{part.conversion}:{spec}")
+                    code, words = field_code(part.value)
+                    fields.append((f"{code}!{part.conversion}:{spec}", words))
                     text.append("{}")
         else:
             value = node.value
             text.append(value.decode("latin-1") if isinstance(value, bytes) else str(value))
-    return StringValue("".join(text), sorted(exprs))
+    # sorted: a translation may put the fields in another order (Chinese and Russian word order)
+    fields.sort(key=lambda f: f[0])
+    return StringValue("".join(text), [f[0] for f in fields], [w for f in fields for w in f[1]])
 
 
 # ----------------------------------------------------------------------------- exercises
@@ -350,10 +390,11 @@ def _code_problems(n: int, en_code: str, tr_code: str, language: str) -> list[st
                 problems.append(f"{_where(n, tr.line)}: the manifest differs from the English (only YAML comments "
                                 f"may be translated)")
             continue
-        if a.text != b.text and not SCRIPT[language].search(b.text):
-            problems.append(f"{_where(n, tr.line)}: the string {b.text[:60]!r} is not the English "
-                            f"{a.text[:60]!r} and is not {language} either: a string that is not translated "
-                            f"(a key, a rule id, a value, a jsonpath) must stay exactly as the English has it")
+        for en_text, tr_text in [(a.text, b.text), *zip(a.words, b.words)]:
+            if en_text != tr_text and not SCRIPT[language].search(tr_text):
+                problems.append(f"{_where(n, tr.line)}: the string {tr_text[:60]!r} is not the English "
+                                f"{en_text[:60]!r} and is not {language} either: a string that is not translated "
+                                f"(a key, a rule id, a value, a jsonpath) must stay exactly as the English has it")
     return problems
 
 
