@@ -193,3 +193,29 @@ def test_the_lite_stage_builds_the_site_and_runs_its_browser_tests():
     assert "stage lite stage_lite" in script
     body = script[script.index("stage_lite() {"):]
     assert "sh tools/lite.sh" in body and "-m pytest tests/lite" in body
+
+
+def test_every_data_file_of_the_package_is_named_by_the_package_data_globs():
+    import subprocess
+
+    tracked = subprocess.run(["git", "ls-files", "k8sjobs"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    data = {f for f in tracked if not f.endswith((".py", ".po", ".pot"))}  # .po/.pot: catalog sources
+    expected = set(lite.package_data_expected())
+    assert data <= expected, f"not shipped in the wheel: {sorted(data - expected)} (pyproject.toml package-data)"
+    assert {"k8sjobs/snapshots/backoff.yaml", "k8sjobs/locale/ru/LC_MESSAGES/k8sjobs.mo",
+            "k8sjobs/locale/zh_CN/LC_MESSAGES/k8sjobs.mo", "k8sjobs/api/schema_batch_v1.json"} <= expected
+
+
+def test_the_built_wheel_carries_the_snapshots_the_catalogs_and_the_schemas(tmp_path):
+    # The browser has only the wheel (no checkout): explain's snapshots, set_language's .mo files
+    # and the API schema must be in it, byte for byte.
+    (tmp_path / "dist").mkdir()
+    wheel = lite.project_wheel(tmp_path / "dist", work=tmp_path / "work")
+    with zipfile.ZipFile(wheel) as z:
+        for name in lite.package_data_expected():
+            assert z.read(name) == (ROOT / name).read_bytes(), f"{name} differs in the wheel"
+        names = z.namelist()
+    assert [n for n in names if n.startswith("k8sjobs/snapshots/") and n.endswith(".yaml")]
+    assert len([n for n in names if n.endswith("/LC_MESSAGES/k8sjobs.mo")]) >= 3
+    assert not [n for n in names if n.endswith((".po", ".pot")) or "__pycache__" in n]

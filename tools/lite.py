@@ -194,13 +194,14 @@ def build_pure_wheel(name: str, version: str, dest: Path) -> Path:
     return Path(shutil.move(wheel, dest / wheel.name))
 
 
-def project_wheel(dest: Path) -> Path:
-    """The project's wheel, built from a copy of this checkout (no stale build/ in the tree)."""
-    src = WORK / "project"
+def project_wheel(dest: Path, work: Path = WORK) -> Path:
+    """The project's wheel, built from a copy of this checkout (no stale build/ in the tree) in
+    ``work``; refused if it lacks a data file of :func:`package_data_expected`."""
+    src = work / "project"
     shutil.copytree(ROOT / "k8sjobs", src / "k8sjobs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
-    out = WORK / "project-wheel"
+    out = work / "project-wheel"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(src)],
                    check=True, env=lock.pip_env())
     wheel = next(out.glob("k8sjobs-*.whl"))
@@ -210,12 +211,20 @@ def project_wheel(dest: Path) -> Path:
     return Path(shutil.move(wheel, dest / wheel.name))
 
 
-def package_data_expected() -> list[str]:
-    """Data files of the checkout the browser needs in the wheel: the API schemas and every
-    compiled catalog (``set_language`` reads them with the stdlib's gettext)."""
-    pkg = ROOT / "k8sjobs"
-    files = [*pkg.glob("api/*.json"), *pkg.glob("locale/*/LC_MESSAGES/*.mo")]
-    return sorted(p.relative_to(ROOT).as_posix() for p in files)
+def package_data_expected(root: Path = ROOT) -> list[str]:
+    """Data files of the checkout the wheel must carry, by the globs of pyproject.toml's
+    ``[tool.setuptools.package-data]`` (the one place that says what ships): the API schemas,
+    the snapshots ``explain`` and the lessons load, every compiled catalog (``set_language``
+    reads them with the stdlib's gettext)."""
+    import tomllib
+
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    files: set[Path] = set()
+    for package, globs in config["tool"]["setuptools"]["package-data"].items():
+        base = root / package.replace(".", "/")
+        for pattern in globs:
+            files.update(p for p in base.glob(pattern) if p.is_file())
+    return sorted(p.relative_to(root).as_posix() for p in files)
 
 
 def precompile(pyodide: Path) -> None:
