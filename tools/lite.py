@@ -194,9 +194,11 @@ def build_pure_wheel(name: str, version: str, dest: Path) -> Path:
     return Path(shutil.move(wheel, dest / wheel.name))
 
 
-def project_wheel(dest: Path, work: Path = WORK) -> Path:
+def project_wheel(dest: Path, work: Path | None = None) -> Path:
     """The project's wheel, built from a copy of this checkout (no stale build/ in the tree) in
-    ``work``; refused if it lacks a data file of :func:`package_data_expected`."""
+    ``work`` (default: the build's work folder); refused if it lacks a data file of
+    :func:`package_data_expected`."""
+    work = work or WORK
     src = work / "project"
     shutil.copytree(ROOT / "k8sjobs", src / "k8sjobs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("pyproject.toml", "README.md"):
