@@ -2,7 +2,8 @@
 
 This is the bottom layer (beside ``clock``, ``ids`` and ``hooks``), so any layer may mark its
 words with ``_()``, ``ngettext()``, ``pgettext()``, ``npgettext()`` or, for module-level
-constants translated when shown, ``N_()`` (``Nn_()`` for a singular/plural pair).
+constants translated when shown, ``N_()`` (``Nn_()`` for a singular/plural pair, ``Np_()`` with a
+context).
 
 The catalogs are standard gettext: ``k8sjobs/locale/k8sjobs.pot`` (extracted by Babel with
 ``python tools/i18n.py extract``), one ``.po`` per language and the compiled ``.mo`` files
@@ -115,6 +116,14 @@ def N_(message: str) -> str:
 def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a singular/plural pair for extraction only; show it with ``ngettext(*pair, n)``."""
     return singular, plural
+
+
+def Np_(context: str, message: str) -> str:
+    """Mark ``message`` with its context for extraction only; show it with ``pgettext(context, message)``.
+
+    For module-level constants whose English word needs other words elsewhere ("created" as a
+    table column is a time, as a legend a count)."""
+    return message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -5,8 +5,10 @@
     .venv/bin/python tools/i18n.py zh-tw      # zh_CN .po -> zh_TW .po (OpenCC s2twp + tools/zh_tw_overrides.tsv)
     .venv/bin/python tools/i18n.py compile    # every .po -> .mo (what the package reads)
     .venv/bin/python tools/i18n.py all        # update, zh-tw, compile: after marking or translating
-    .venv/bin/python tools/i18n.py check      # exit 1 if any file above is stale or a placeholder differs
-    .venv/bin/python tools/i18n.py stats      # messages, plurals, contexts; translated/fuzzy per language
+    .venv/bin/python tools/i18n.py check      # exit 1 if a file above is stale, a message untranslated or
+                                              # fuzzy, or a placeholder differs
+    .venv/bin/python tools/i18n.py stats      # messages, plurals, contexts; translated/untranslated/fuzzy
+                                              # per language
 
 Babel does the work (extraction with the keywords below and ``# TRANSLATORS:`` comments,
 merging, compiling); this tool only fixes the choices so the files are deterministic: no
@@ -45,6 +47,7 @@ KEYWORDS = {
     "_": None,
     "N_": None,
     "Nn_": (1, 2),
+    "Np_": ((1, "c"), 2),
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
@@ -241,6 +244,27 @@ def format_problems(cat: Catalog) -> list[str]:
     return problems
 
 
+def incomplete(cat: Catalog) -> list[str]:
+    """Every message of ``cat`` a learner would read in English or unchecked: untranslated (a
+    plural with any form missing counts), or fuzzy (a suggestion nobody has confirmed)."""
+    problems = []
+    loc = cat.locale
+    name = "_".join(x for x in (loc.language, loc.territory) if x) if loc is not None else "?"
+    for m in cat:
+        if not m.id:
+            continue
+        forms = m.string if isinstance(m.string, (list, tuple)) else (m.string,)
+        first = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
+        where = f"{name}: {first!r}" + (f" (context {m.context!r})" if m.context else "")
+        if not all(forms):
+            problems.append(f"{where}: untranslated" + (
+                f" ({sum(1 for f in forms if not f)} of {len(forms)} forms missing)" if len(forms) > 1 and any(forms)
+                else ""))
+        elif m.fuzzy:
+            problems.append(f"{where}: fuzzy (check the suggestion, then remove the flag)")
+    return problems
+
+
 def stale(expected: dict[Path, bytes] | None = None) -> list[Path]:
     """Generated files whose content differs from what the sources make (missing ones included)."""
     expected = expected_files() if expected is None else expected
@@ -256,6 +280,8 @@ def stats(cat: Catalog) -> dict[str, int]:
         "contexts": sum(1 for m in msgs if m.context),
         "translated": sum(1 for m in msgs if m.string and (not isinstance(m.string, (list, tuple)) or all(m.string))),
         "fuzzy": sum(1 for m in msgs if m.fuzzy),
+        "untranslated": sum(1 for m in msgs if not m.string or (isinstance(m.string, (list, tuple))
+                                                                and not all(m.string))),
     }
 
 
@@ -388,12 +414,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         problems = [f"stale: {p.relative_to(ROOT)} (run: .venv/bin/python tools/i18n.py all)" for p in stale(files)]
         for loc in LOCALES:
-            problems += format_problems(read_po(io.BytesIO(files[po_path(loc)]), locale=loc, domain=DOMAIN))
+            cat = read_po(io.BytesIO(files[po_path(loc)]), locale=loc, domain=DOMAIN)
+            problems += format_problems(cat) + incomplete(cat)
         for line in problems:
             print(line, file=sys.stderr)
         if problems:
             return 1
-        print("catalogs up to date; placeholders match")
+        print("catalogs up to date and complete; placeholders match")
     return 0
 
 

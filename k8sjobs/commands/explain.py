@@ -21,7 +21,7 @@ import sys
 from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import MAX_SNAPSHOT_BYTES, SNAPSHOT_COMMAND, read_snapshot
 from ..cluster.workload import parse_go_duration
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
 from ..trace.explain import explain
 from ..trace.run import DEFAULT_MAX_CYCLES
@@ -145,8 +145,9 @@ def _stop_note(run, args: argparse.Namespace) -> None:
         why = _("--max-cycles {n} reached; give a larger --max-cycles to see more").format(n=args.max_cycles)
     else:
         why = _("--until {s} reached").format(s=f"{args.until:g}" if args.until is not None else "?")
-    print(_("explain: the forecast stopped after {cycles} cycles at t={t} s, before the Job finished: {why}").format(
-        cycles=len(run), t=f"{run.trace.end_t:g}", why=why), file=sys.stderr)
+    print(ngettext("explain: the forecast stopped after {cycles} cycle at t={t} s, before the Job finished: {why}",
+                   "explain: the forecast stopped after {cycles} cycles at t={t} s, before the Job finished: {why}",
+                   len(run)).format(cycles=len(run), t=f"{run.trace.end_t:g}", why=why), file=sys.stderr)
 
 
 def forecast_heading(snapshot) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.controller.active_pods import ORDER_RULES, PRESTEP_RULES, why_sentence
-from k8sjobs.i18n import N_, _, join_clauses, join_sentences, pgettext
+from k8sjobs.i18n import Np_, _, join_clauses, join_sentences, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, Decision
 
@@ -40,20 +40,32 @@ from ._common import (
 
 VIEW = "deletion"
 
+COLUMN_CONTEXT = "deletion-order column"
+"""The gettext context of the column titles: "ready" is a yes/no column here (a legend elsewhere),
+"created" a pod's creation time (a count of created pods in the slow-start view)."""
+
 RULE_COLUMNS: tuple[tuple[str, str], ...] = (
-    # TRANSLATORS: column titles of the deletion-order table: the pod fact each rule compares.
-    ("unassigned-first", N_("assigned")),
-    ("earlier-phase-first", N_("phase")),
-    ("not-ready-first", N_("ready")),
-    ("recently-ready-first", N_("ready since")),
-    ("more-restarts-first", N_("restarts")),
-    ("newer-first", N_("created")),
+    # TRANSLATORS: column titles of the deletion-order table: the pod fact each rule compares (assigned:
+    # the pod's node or "-"; ready: yes/no; ready since, created: a time in seconds; restarts: a number).
+    ("unassigned-first", Np_("deletion-order column", "assigned")),
+    ("earlier-phase-first", Np_("deletion-order column", "phase")),
+    ("not-ready-first", Np_("deletion-order column", "ready")),
+    ("recently-ready-first", Np_("deletion-order column", "ready since")),
+    ("more-restarts-first", Np_("deletion-order column", "restarts")),
+    ("newer-first", Np_("deletion-order column", "created")),
 )
-"""(rule id, column title (marked; shown with ``_()``)), in the order ``ActivePods.Less`` tries the rules.
+"""(rule id, column title (marked; shown with ``column_title()``)), in the order ``ActivePods.Less``
+tries the rules.
 
 Our tie-breaker, ``name``, is the pod column itself. ``more-sidecar-restarts-first`` has no
 column: the trace's pod facts carry no sidecar restart counts; a pair it decides is named in
 the "decided by" column all the same."""
+
+
+def column_title(column: str) -> str:
+    """A column title of :data:`RULE_COLUMNS` in the current language."""
+    return pgettext(COLUMN_CONTEXT, column)
+
 
 MARK = "◆"
 FULL_ROWS = 60
@@ -244,7 +256,7 @@ def figure(trace: Trace, cycle: int):
     main, sub = _titles(trace, k, t, r)
     vis = _visible(r.rows)
     heads = ["#", pgettext("table column", "pod")] + ([pgettext("table column", "index")] if r.indexed else []) + \
-        [_(col) for _rule, col in RULE_COLUMNS] + \
+        [column_title(col) for _rule, col in RULE_COLUMNS] + \
         [pgettext("table column", "verdict"), pgettext("table column", "decided by (before the next pod)")]
     ncols = len(heads)
     cols: list[list[str]] = [[] for _h in heads]
@@ -307,7 +319,7 @@ def text(trace: Trace, cycle: int) -> str:
     r = ranking(trace, c)
     main, sub = _titles(trace, k, t, r)
     heads = ["#", pgettext("table column", "POD")] + ([pgettext("table column", "INDEX")] if r.indexed else []) + \
-        [_(col).upper() for _rule, col in RULE_COLUMNS] + \
+        [column_title(col).upper() for _rule, col in RULE_COLUMNS] + \
         [pgettext("table column", "VERDICT"), pgettext("table column", "DECIDED BY")]
     rows = []
     for item in _visible(r.rows):
@@ -338,4 +350,5 @@ def _rule_order(rule: str) -> int:
     return ids.index(rule) if rule in ids else len(ids)
 
 
-__all__ = ["PRESTEP_RULES", "RULE_COLUMNS", "Ranking", "Row", "figure", "ranking", "scales_down", "text"]
+__all__ = ["COLUMN_CONTEXT", "PRESTEP_RULES", "RULE_COLUMNS", "Ranking", "Row", "column_title", "figure", "ranking",
+           "scales_down", "text"]

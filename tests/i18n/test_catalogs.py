@@ -3,9 +3,11 @@ tools/i18n.py makes them, with every translated message's placeholders intact.""
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
+from functools import cache
 
 import pytest
 from i18n_support import ROOT, tool
@@ -16,6 +18,61 @@ from k8sjobs import i18n
 def test_the_pot_po_and_mo_files_are_what_the_source_makes():
     stale = [str(p.relative_to(ROOT)) for p in tool().stale()]
     assert stale == [], f"stale catalogs {stale}: run .venv/bin/python tools/i18n.py all"
+
+
+@cache
+def _catalogs_from_the_current_source() -> dict:
+    """Each shipped catalog merged with a fresh extraction: a message added to the source since the
+    last ``tools/i18n.py all`` is in it, untranslated."""
+    from babel.messages.pofile import read_po
+
+    t = tool()
+    files = t.expected_files()
+    return {loc: read_po(io.BytesIO(files[t.po_path(loc)]), locale=loc, domain=t.DOMAIN) for loc in t.LOCALES}
+
+
+@pytest.mark.parametrize("locale", ["zh_CN", "zh_TW", "ru"])
+def test_every_shipped_catalog_translates_every_message_of_the_source_with_none_fuzzy(locale):
+    t = tool()
+    cat = _catalogs_from_the_current_source()[locale]
+    assert t.incomplete(cat) == [], f"translate these in {t.po_path(locale if locale != 'zh_TW' else 'zh_CN')}"
+    counts = t.stats(cat)
+    assert counts["messages"] == len(t.extract()) and counts["untranslated"] == counts["fuzzy"] == 0, counts
+    # What ships is that same catalog (nothing stale against the .pot), so a learner reads it too.
+    assert t.po_path(locale).read_bytes() == t._render_po(cat)
+
+
+def test_the_completeness_check_catches_untranslated_fuzzy_and_half_translated_plural_messages():
+    from babel.messages.catalog import Catalog
+
+    t = tool()
+    cat = Catalog(locale="ru", domain="k8sjobs")
+    cat.add("Step", "Шаг")
+    cat.add("Play", "")
+    cat.add("Back", "Назад", flags=("fuzzy",))
+    cat.add(("{n} pod", "{n} pods"), ("{n} под", "{n} пода", ""))
+    cat.add(("{n} node", "{n} nodes"), ("{n} узел", "{n} узла", "{n} узлов"))
+    cat.add("created", "", context="deletion-order column")
+    problems = t.incomplete(cat)
+    assert problems == [
+        "ru: 'Play': untranslated",
+        "ru: 'Back': fuzzy (check the suggestion, then remove the flag)",
+        "ru: '{n} pod': untranslated (1 of 3 forms missing)",
+        "ru: 'created' (context 'deletion-order column'): untranslated",
+    ]
+    assert t.stats(cat)["untranslated"] == 3 and t.stats(cat)["fuzzy"] == 1
+
+
+def test_a_message_added_to_the_source_since_the_last_extraction_counts_as_untranslated():
+    from babel.messages.catalog import Catalog
+
+    t = tool()
+    template = Catalog(domain="k8sjobs")
+    template.add("Step")
+    template.add("a message added since")
+    shipped = Catalog(locale="zh_CN", domain="k8sjobs")
+    shipped.add("Step", "单步")
+    assert t.incomplete(t.merged("zh_CN", template, shipped)) == ["zh_CN: 'a message added since': untranslated"]
 
 
 def test_zh_tw_is_what_opencc_and_the_overrides_make_of_zh_cn():
