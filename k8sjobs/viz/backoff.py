@@ -24,7 +24,7 @@ from k8sjobs.controller.backoff_utils import (
     MAX_JOB_POD_FAILURE_BACKOFF,
     backoff_delay,
 )
-from k8sjobs.i18n import N_, _, join_clauses, join_list, ngettext, pgettext
+from k8sjobs.i18n import N_, _, join_clauses, join_list, join_sentences, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
@@ -228,9 +228,9 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
         return main, _("no pod has failed yet, so there is no backoff")
     last = s.failures[-1]
     # TRANSLATORS: {failures} is "3 failures", {successes} "1 success"; {cap} is the longest wait in seconds.
-    sub = _("{failures}, {successes}; wait after n failures = 10 s·2^(n−1), capped at {cap} s.").format(
+    counted = _("{failures}, {successes}; wait after n failures = 10 s·2^(n−1), capped at {cap} s").format(
         failures=plural(len(s.failures), "failure"), successes=plural(len(s.resets), "success"),
-        cap=secs(MAX_JOB_POD_FAILURE_BACKOFF)) + " "
+        cap=secs(MAX_JOB_POD_FAILURE_BACKOFF))
     values = {"n": last.n, "index": last.index, "t": secs(last.t), "next": secs(last.next_start),
               "status": status_word(last.status)}
     if last.status == "index failed":
@@ -239,7 +239,8 @@ def _titles(trace: Trace, k: int, t: float, s: BackoffStory) -> tuple[str, str]:
         latest = _("Latest: failure {n} of index {index} at {t} s → new pod not before {next} s ({status})")
     else:
         latest = _("Latest: failure {n} at {t} s → new pod not before {next} s ({status})")
-    sub += latest.format(**values)
+    # Two sentences joined as the language does (Chinese ends the first with 。 and no space).
+    sub = join_sentences([counted, latest.format(**values)])
     if s.job_failed_at is not None:
         sub = join_clauses([sub, _("the Job failed at {t} s").format(t=secs(s.job_failed_at))])
     return main, sub
