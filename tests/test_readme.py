@@ -80,6 +80,28 @@ def test_each_readme_has_the_generated_badges_of_its_language_and_links_every_ot
             assert f"]({links.README[other]})" in text, f"{path.name} does not link {links.README[other]}"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_readmes_jupyterlite_line_links_a_section_that_exists(language: str) -> None:
+    links = _binder_links()
+    target = links.lite_limits(language)
+    page, fragment = target.split("#")
+    text = (ROOT / page).read_text(encoding="utf-8") if page else _readme(language)
+    headings = [line[3:].strip() for line in text.splitlines() if line.startswith("## ")]
+    assert "#" + fragment in [links.anchor(h) for h in headings], f"{links.README[language]}: no section {target}"
+    if links.lite_section(language):
+        assert not page, "a README with its own JupyterLite section links it, not the English one"
+
+
+@pytest.mark.parametrize("heading, fragment", [
+    ("The lessons in your browser (JupyterLite)", "#the-lessons-in-your-browser-jupyterlite"),
+    ("Уроки в браузере (JupyterLite)", "#уроки-в-браузере-jupyterlite"),
+    ("在浏览器中学习（JupyterLite）", "#在浏览器中学习jupyterlite"),
+    ("What is where", "#what-is-where"),
+])
+def test_a_heading_gets_the_fragment_github_gives_it(heading: str, fragment: str) -> None:
+    assert _binder_links().anchor(heading) == fragment
+
+
 def test_the_zh_tw_readme_is_the_zh_cn_one_in_taiwan_chinese() -> None:
     zh_tw = _readme("zh-TW")
     assert zh_tw.startswith("<!-- generated from README.zh-CN.md")

@@ -39,14 +39,18 @@ VOILA_BADGE = "https://img.shields.io/badge/launch-Voil%C3%A0%20app-579aca"
 ZH_TW_NOTE = "<!-- generated from README.zh-CN.md by tools/binder_links.py --write: do not edit -->\n"
 LITE_BEGIN = "<!-- lite-link: generated from [project.urls] Repository in pyproject.toml by tools/binder_links.py -->"
 LITE_END = "<!-- /lite-link -->"
-LITE_LIMITS = "README.md#the-lessons-in-your-browser-jupyterlite"
-"""The README section that says what JupyterLite cannot do."""
+LITE_SECTION = {
+    "en": "The lessons in your browser (JupyterLite)",
+    "ru": "Уроки в браузере (JupyterLite)",
+}
+"""The heading of the section of each README that says what JupyterLite cannot do (zh-TW: converted
+from zh-CN). A README whose language has none here points at the English one."""
 LITE_TEXT = {
     "en": "No install: [open the lessons in your browser]({url}) (JupyterLite: Python runs in the page; "
           "[what it cannot do]({limits})).",
     "zh-CN": "无需安装：[在浏览器中打开课程]({url})（JupyterLite：Python 直接在网页中运行；[它做不到的事]({limits})）。",
-    "ru": "Без установки: [открыть уроки в браузере]({url}) (JupyterLite: Python работает прямо на странице; "
-          "[чего он не умеет]({limits})).",
+    "ru": "Без установки: [открыть уроки в браузере]({url}) (JupyterLite: Python выполняется прямо на странице; "
+          "[что там не работает]({limits})).",
 }
 """The line under the two commands, per language (zh-TW: converted from zh-CN)."""
 
@@ -111,10 +115,30 @@ def pages_url(repo: str | None = None) -> str:
     return f"https://{host}/" if name.lower() == host else f"https://{host}/{name}/"
 
 
+def anchor(heading: str) -> str:
+    """The fragment GitHub gives a heading: lower case, punctuation dropped (full-width too),
+    spaces as hyphens; letters of every script kept."""
+    return "#" + re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def lite_section(language: str) -> str | None:
+    """The heading of ``language``'s README section on JupyterLite, if it has one."""
+    if language == "zh-TW":
+        return _translations().convert_text(LITE_SECTION["zh-CN"]) if "zh-CN" in LITE_SECTION else None
+    return LITE_SECTION.get(language)
+
+
+def lite_limits(language: str = "en") -> str:
+    """Where ``language``'s JupyterLite line sends a learner for what JupyterLite cannot do: the
+    section of the same README, else the English README's."""
+    heading = lite_section(language)
+    return anchor(heading) if heading else README["en"] + anchor(LITE_SECTION["en"])
+
+
 def lite_link(repo: str | None = None, language: str = "en") -> str:
     """The README line under the two commands: ``language``'s start page in the published site."""
     url = f"{pages_url(repo)}lab/index.html?path={lite_start(language)}"
-    limits = "#" + LITE_LIMITS.split("#")[1] if language == "en" else LITE_LIMITS
+    limits = lite_limits(language)
     if language == "zh-TW":
         text = _translations().convert_text(LITE_TEXT["zh-CN"])
     else:
