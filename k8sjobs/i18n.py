@@ -21,7 +21,7 @@ from __future__ import annotations
 import gettext as _gettext
 import os
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
@@ -202,20 +202,22 @@ _NO_BREAK_AFTER = frozenset("（《「『“‘([{")
 """Characters a line should not end with (opening punctuation)."""
 
 
-def wrap_width(text: str, width: int) -> list[str]:
+def wrap_width(text: str, width: float, measure: Callable[[str], float] = display_width) -> list[str]:
     """Greedy wrap into lines of at most ``width`` display columns; longer Latin words stay whole.
 
     Latin text breaks at spaces as usual; text with wide (Chinese) characters, which has no
     spaces between words, may also break between two characters, but never before closing
-    punctuation such as ``，`` or ``）``.
+    punctuation such as ``，`` or ``）``. ``measure`` gives the width of a piece of text in
+    the unit of ``width`` (display columns by default; a figure passes pixels).
     """
     lines: list[str] = []
-    cur, cur_w = "", 0
+    cur, cur_w = "", 0.0
+    space = measure(" ")
     for piece in _break_pieces(text):
-        w = display_width(piece)
+        w = measure(piece)
         if piece == " ":
             if cur:
-                cur, cur_w = cur + " ", cur_w + 1
+                cur, cur_w = cur + " ", cur_w + space
             continue
         if cur.strip() and cur_w + w > width:
             lines.append(cur.rstrip())

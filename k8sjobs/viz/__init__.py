@@ -50,7 +50,7 @@ from . import (
     timeline,
 )
 from ._apply import apply
-from ._common import OUTCOME_STYLE, OUTCOMES, narrow_titles
+from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, narrow_titles
 
 VIEWS: tuple[str, ...] = ("timeline", "counts", "slow_start", "backoff", "deletion", "expectations", "ownership",
                           "control_loop", "events")
@@ -74,7 +74,10 @@ def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.F
 
     ``narrow``: the titles are wrapped for a half-width pane (two views side by side).
     """
-    fig = _module(view).figure(trace, cycle)
+    m = _module(view)
+    if narrow and getattr(m, "FITS_WIDTH", False):
+        return narrow_titles(m.figure(trace, cycle, width_px=NARROW_FIGURE_PX))
+    fig = m.figure(trace, cycle)
     return narrow_titles(fig) if narrow else fig
 
 

@@ -10,6 +10,7 @@ Nothing here imports ipywidgets: the views must work in a static notebook and in
 
 from __future__ import annotations
 
+import unicodedata
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -134,78 +135,155 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
     lay = {"template": TEMPLATE, "font": FONT, "uirevision": f"k8sjobs-{view}",
            "meta": {"view": view}, "hoverlabel": {"namelength": -1}}
     lay.update({k: v for k, v in layout.items() if not (k in ("shapes", "annotations") and not v)})
-    sub = lay.get("title", {}).get("subtitle", {}).get("text", "")
-    if sub and "margin" in lay:
-        # Room for every subtitle line above the plot.
-        extra = 17 * sub.count("<br>")
-        lay["margin"] = {**lay["margin"], "t": lay["margin"].get("t", 100) + extra}
+    ttl = lay.get("title")
+    if isinstance(ttl, dict) and "margin" in lay:
+        # Room above the plot for every title and subtitle line.
+        lay["margin"] = dict(lay["margin"])
+        base = lay["margin"].get("t", 100)
+        lay["meta"] = {**lay["meta"], "top": base}
+        extra = max(0, title_top(ttl.get("text", ""), ttl.get("subtitle", {}).get("text", "")) - base)
+        lay["margin"]["t"] = base + extra
         if "height" in lay:
             lay["height"] = lay["height"] + extra
     return Figure(data=list(data), layout=lay, _validate=False)
 
 
-SUBTITLE_WIDTH = 140
-"""Characters per subtitle line (plotly does not wrap titles by itself)."""
+FIGURE_PX = 800
+"""The narrowest a full-width figure is drawn (a notebook column at 1280 px with JupyterLab's
+side bar open is about 810 px): titles, subtitles and labels are fitted to it."""
+NARROW_FIGURE_PX = 380
+"""The narrowest a half-width figure is drawn (two views side by side): see :func:`narrow_titles`."""
+TITLE_SIZE = 15
+SUBTITLE_SIZE = 12
+TITLE_LINE_PX = 19
+SUBTITLE_LINE_PX = 15
+"""Pixels a line of a title / subtitle takes (plotly's line height at their font sizes)."""
+
+
+def title_top(main: str, sub: str = "") -> int:
+    """The top margin a title of these lines needs, with room below it for a current-cycle label.
+
+    Plotly centres a title's first line in the top margin and writes the other lines and the
+    subtitle below it, so every added line takes twice its height of margin (measured in
+    Chromium: the subtitle's last line ends at margin/2 + 19 per title line + 15 per
+    subtitle line - 7 px; a current-cycle label above the plot takes the last 17 px).
+    """
+    lines = main.count("<br>") + 1
+    sub_lines = sub.count("<br>") + 1 if sub else 0
+    return 2 * (TITLE_LINE_PX * lines + SUBTITLE_LINE_PX * sub_lines + 12)
+
+
+# Advance widths of DejaVu Sans (the figures' first font; Arial, the fallback, is narrower),
+# in hundredths of an em, as Chromium draws them: printable ASCII from " " to "~", then
+# Cyrillic from "А" to "я".
+_ASCII_EM = (32, 40, 46, 84, 64, 95, 78, 27, 39, 39, 50, 84, 32, 36, 32, 34, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+             34, 34, 84, 84, 84, 53, 100, 71, 69, 70, 77, 63, 58, 77, 75, 29, 29, 66, 56, 86, 75, 79, 60, 79, 69, 63,
+             60, 73, 68, 99, 69, 61, 69, 39, 34, 39, 84, 50, 50, 61, 63, 55, 63, 62, 34, 63, 63, 28, 28, 58, 28, 97,
+             63, 61, 63, 63, 40, 52, 39, 63, 59, 82, 59, 59, 52, 64, 34, 64, 84)
+_CYRILLIC_EM = (68, 69, 69, 61, 78, 63, 108, 64, 75, 75, 71, 75, 86, 75, 79, 75, 60, 70, 61, 61, 86, 69, 78, 69, 107,
+                109, 83, 88, 69, 70, 108, 69, 61, 62, 59, 53, 69, 62, 90, 53, 65, 65, 60, 64, 75, 65, 61, 65, 63, 55,
+                58, 59, 85, 59, 68, 59, 92, 94, 71, 79, 59, 55, 84, 60)
+_TAGS = ("<b>", "</b>", "<i>", "</i>", "<sup>", "</sup>")
+
+
+def text_px(text: str, size: float = 12, *, bold: bool = False) -> float:
+    """How many pixels ``text`` (one line; the views' few tags are ignored) takes at font ``size``.
+
+    Plotly neither wraps nor shrinks titles and annotations, so the views measure their own
+    text to fit it in the figure. Chinese (wide) characters take one em; other characters the
+    width DejaVu Sans gives them (0.85 em for any not in the table, on the wide side).
+    Bold text is taken 10% wider.
+    """
+    for tag in _TAGS:
+        text = text.replace(tag, "")
+    em = 0
+    for ch in text:
+        o = ord(ch)
+        if 32 <= o < 127:
+            em += _ASCII_EM[o - 32]
+        elif 0x410 <= o < 0x450:
+            em += _CYRILLIC_EM[o - 0x410]
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            em += 100
+        elif not unicodedata.combining(ch):
+            em += 85
+    return em / 100 * size * (1.1 if bold else 1.0)
+
+
+def wrap_px(text: str, width_px: float, size: float = 12) -> list[str]:
+    """Greedy wrap of ``text`` into lines of at most ``width_px`` pixels at font ``size``.
+
+    Latin and Cyrillic text breaks at spaces (a longer word stays whole); Chinese may break
+    between two characters, never before closing punctuation (:func:`k8sjobs.i18n.wrap_width`).
+    """
+    return wrap_width(text, width_px, measure=lambda piece: text_px(piece, size))
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap into lines of at most ``width`` characters (longer words stay whole).
+    """Greedy word wrap into lines of at most ``width`` display columns (longer words stay whole).
 
-    Text with Chinese in it is wrapped by display width and may break between characters
-    (:func:`k8sjobs.i18n.wrap_width`): it has no spaces to break at, and each character is
-    about as wide as two Latin letters.
+    Text with Chinese in it may break between characters (:func:`k8sjobs.i18n.wrap_width`).
     """
-    if not text.isascii():
-        return wrap_width(text, width)
-    lines: list[str] = []
-    cur = ""
-    for word in text.split(" "):
-        if cur and len(cur) + 1 + len(word) > width:
-            lines.append(cur)
-            cur = word
+    return wrap_width(text, width)
+
+
+def join_lines(lines: Sequence[str]) -> str:
+    """Wrapped lines back into one line: a space where the break was a space, none where it
+    fell between two Chinese characters."""
+    out = ""
+    for line in lines:
+        if out and (unicodedata.east_asian_width(out[-1]) in ("W", "F")
+                    or unicodedata.east_asian_width(line[:1] or " ") in ("W", "F")):
+            out += line
         else:
-            cur = f"{cur} {word}" if cur else word
-    if cur:
-        lines.append(cur)
-    return lines
-
-
-def title(main: str, sub: str = "") -> dict[str, Any]:
-    """A figure title (left-aligned) with an optional subtitle, wrapped to :data:`SUBTITLE_WIDTH`."""
-    out: dict[str, Any] = {"text": main, "x": 0.01, "xanchor": "left", "font": {"size": 15}}
-    if sub:
-        out["subtitle"] = {"text": "<br>".join(wrap(sub, SUBTITLE_WIDTH)), "font": {"size": 12, "color": "#444444"}}
+            out += (" " if out else "") + line
     return out
 
 
-NARROW_TITLE_WIDTH = 50
-NARROW_SUBTITLE_WIDTH = 62
-"""Characters per title / subtitle line for a figure in a half-width pane (two views side by side)."""
+def title_room(width_px: float) -> float:
+    """Pixels a title line may take in a figure ``width_px`` wide (it starts at 1% of the width;
+    as much and a few pixels stay free on the right)."""
+    return width_px * 0.98 - 6
+
+
+def title(main: str, sub: str = "", *, width_px: float = FIGURE_PX) -> dict[str, Any]:
+    """A figure title (left-aligned) with an optional subtitle, each wrapped to fit a figure
+    ``width_px`` wide (plotly clips a title instead of wrapping it).
+
+    :func:`make_figure` gives the added lines room above the plot.
+    """
+    room = title_room(width_px)
+    out: dict[str, Any] = {"text": "<br>".join(wrap_px(main, room, TITLE_SIZE)) or main, "x": 0.01,
+                           "xanchor": "left", "font": {"size": TITLE_SIZE}}
+    if sub:
+        out["subtitle"] = {"text": "<br>".join(wrap_px(sub, room, SUBTITLE_SIZE)),
+                           "font": {"size": SUBTITLE_SIZE, "color": "#444444"}}
+    return out
 
 
 def narrow_titles(fig: go.Figure) -> go.Figure:
     """Wrap the title and subtitle of ``fig`` for a half-width pane, in place; returns ``fig``.
 
     Plotly clips a title that is wider than the figure instead of wrapping it, so a view
-    shown beside another one gets shorter lines. The top margin and the height grow by the
-    lines added, so the plot keeps its size.
+    shown beside another one gets shorter lines (fitted to :data:`NARROW_FIGURE_PX`). The top
+    margin and the height grow by the lines added, so the plot keeps its size.
     """
     t = fig.layout.title
     main = t.text or ""
     sub = t.subtitle.text if t.subtitle is not None and t.subtitle.text else ""
-    new_main = "<br>".join(wrap(main.replace("<br>", " "), NARROW_TITLE_WIDTH))
-    new_sub = "<br>".join(wrap(sub.replace("<br>", " "), NARROW_SUBTITLE_WIDTH)) if sub else ""
-    extra = 19 * (new_main.count("<br>") - main.count("<br>")) + 17 * (new_sub.count("<br>") - sub.count("<br>"))
+    room = title_room(NARROW_FIGURE_PX)
+    new_main = "<br>".join(wrap_px(join_lines(main.split("<br>")), room, TITLE_SIZE))
+    new_sub = "<br>".join(wrap_px(join_lines(sub.split("<br>")), room, SUBTITLE_SIZE)) if sub else ""
     fig.layout.title.text = new_main
     if sub:
         fig.layout.title.subtitle.text = new_sub
     top, height = fig.layout.margin.t, fig.layout.height
-    if extra and top is not None and height is not None:
-        # Plotly centres the first title line in the top margin and writes the other lines
-        # below it: pin the first line where it was, so the added lines take the added room.
-        fig.layout.title.update(yref="container", y=1 - (top / 2) / (height + extra), yanchor="middle")
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if top is not None:
+        extra = max(meta.get("top", top), title_top(new_main, new_sub)) - top
         fig.layout.margin.t = top + extra
-        fig.layout.height = height + extra
+        if height is not None:
+            fig.layout.height = height + extra
     _narrow_legend(fig)
     return fig
 
@@ -249,8 +327,8 @@ def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:
 def figure_title(fig: go.Figure) -> str:
     """The plain text of a figure's title and subtitle (what the text twin starts with)."""
     t = fig.layout.title
-    main = t.text or ""
-    sub = t.subtitle.text.replace("<br>", " ") if t.subtitle is not None and t.subtitle.text else ""
+    main = join_lines((t.text or "").split("<br>"))
+    sub = join_lines(t.subtitle.text.split("<br>")) if t.subtitle is not None and t.subtitle.text else ""
     return main + ("\n" + sub if sub else "")
 
 

@@ -9,18 +9,22 @@ end label, so the lines are told apart without colour.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.i18n import N_, _, pgettext
 from k8sjobs.trace.recorder import Trace
+from k8sjobs.trace.records import Cycle, StatusSummary
 
 from ._common import (
     CYCLE_STRIP,
+    FIGURE_PX,
     HIGHLIGHT,
     INK,
     LEGEND_BOTTOM,
     OUTCOME_STYLE,
     PLOT_DOMAIN,
+    cached,
     cycle_ticks,
     cycle_word,
     job_ref,
@@ -29,7 +33,9 @@ from ._common import (
     resolve,
     secs,
     table,
+    text_px,
     title,
+    wrap_px,
     x_end,
 )
 
@@ -54,9 +60,53 @@ MARKERS_UP_TO = 60
 """Draw a marker at every cycle only when there are at most this many (else only at the end)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A run's starting point shown as "cycle 0": the Job status a snapshot recorded.
+
+    A run from a manifest starts with an empty status (nothing to show); a run from a real
+    cluster's snapshot starts with the snapshot's counts, which the views show at cycle 0.
+    It answers what :func:`wanted` asks of a :class:`~k8sjobs.trace.records.Cycle`.
+    """
+
+    index: int
+    t: float
+    after: StatusSummary
+    parallelism: int | None
+    completions: int | None
+    suspended: bool
+
+    def find(self, rule: str) -> list:
+        """No decisions: nothing has run yet."""
+        return []
+
+
+def start(trace: Trace) -> Start | None:
+    """The snapshot's counts at the run's start (None for a run from a manifest)."""
+    if trace.snapshot_at is None:
+        return None
+    return cached(trace, "counts-start", _start)
+
+
+def _start(trace: Trace) -> Start:
+    job = trace.state_at(0).job
+    spec = job.spec if job is not None else None
+    return Start(0, trace.start_t, StatusSummary.of(job), spec.parallelism if spec else None,
+                 spec.completions if spec else None, bool(spec and spec.suspend))
+
+
+def points(trace: Trace, cycle: int) -> list[Cycle | Start]:
+    """What the view plots up to ``cycle``: the snapshot's start (if any), then each cycle."""
+    first = start(trace)
+    return ([first] if first is not None else []) + trace.cycles[:cycle]
+
+
 def series(trace: Trace, cycle: int) -> dict[str, list[Any]]:
-    """Per-cycle values up to ``cycle``: ``t``, each status count, ``parallelism``, ``completions``."""
-    cycles = trace.cycles[:cycle]
+    """Per-cycle values up to ``cycle``: ``t``, each status count, ``parallelism``, ``completions``.
+
+    A run from a snapshot starts with the snapshot's counts as cycle 0.
+    """
+    cycles = points(trace, cycle)
     out: dict[str, list[Any]] = {"t": [c.t for c in cycles], "cycle": [c.index for c in cycles]}
     for field, *_rest in SERIES:
         out[field] = [getattr(c.after, field) for c in cycles]
@@ -66,7 +116,7 @@ def series(trace: Trace, cycle: int) -> dict[str, list[Any]]:
     return out
 
 
-def wanted(c) -> int:
+def wanted(c: Cycle | Start) -> int:
     """The active count the controller aimed at in cycle ``c`` (its ``manage.want_active``, else computed).
 
     min(parallelism, completions - succeeded); a work-queue Job (no completions) wants
@@ -91,9 +141,26 @@ def _ref_line(xs: list[float], ys: list[Any], end: float, name: str, dash: str, 
             "line": {"dash": dash, "color": color, "width": 2, "shape": "hv"}, "hoverinfo": "x+y+name"}
 
 
-def figure(trace: Trace, cycle: int):
-    """Status counts after each cycle up to ``cycle``, against parallelism and completions."""
+FITS_WIDTH = True
+"""This view fits its end labels to the figure's width (``figure(..., width_px=...)``)."""
+LABEL_SIZE = 11
+LABEL_SHIFT = 10
+"""Font size of the end labels, and their distance in pixels right of the current cycle."""
+LABEL_LINE_PX = 15
+"""Pixels one line of an end label takes (plotly's line height at LABEL_SIZE, with its padding)."""
+MARGIN = {"t": 105, "l": 60, "r": 30, "b": 95}
+HEIGHT = 480
+
+
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """Status counts after each cycle up to ``cycle``, against parallelism and completions.
+
+    ``width_px``: the narrowest the figure will be drawn; the end labels right of the current
+    cycle fit inside the plot at that width (the time axis leaves room for them).
+    """
     k, t, cur = resolve(trace, cycle)
+    if cur is None:
+        cur = start(trace)
     s = series(trace, k)
     xs = s["t"]
     data: list[dict[str, Any]] = []
@@ -122,6 +189,8 @@ def figure(trace: Trace, cycle: int):
                      "hovertemplate": _("{name} %{{y}} after the cycle at %{{x}} s").format(name=name)
                      + "<extra></extra>"})
     shapes = []
+    yrange = [-0.3, ymax * 1.12 + 0.5]
+    right = x_end(t) * 1.2
     if cur is not None:
         a = cur.after
         data.append({"type": "scatter", "x": [t] * len(SERIES), "y": [getattr(a, f) for f, *_rest in SERIES],
@@ -129,35 +198,82 @@ def figure(trace: Trace, cycle: int):
                      "hoverinfo": "skip",
                      "marker": {"symbol": [sym for *_rest, sym in SERIES], "size": 13, "color": HIGHLIGHT,
                                 "line": {"color": INK, "width": 2}}})
-        shape, note = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t) * 1.2)
+        labels = end_labels(a, width_px, yrange)
+        # The time axis leaves room right of the current cycle for the widest label.
+        plot_px = plot_width(width_px)
+        need = (max(lb["width_px"] for lb in labels) + LABEL_SHIFT + 4) / plot_px
+        right = max(right, t / (1 - min(need, 0.8)))
+        shape, note = now_line(t, _("cycle {cycle}").format(cycle=k), right=right)
         shapes.append(shape)
         notes.append(note)
-        # End labels: the series name and value next to the current cycle, readable without colour.
-        labels: dict[int, list[str]] = {}
-        for f, name, *_rest in SERIES:
-            labels.setdefault(getattr(a, f), []).append(series_name(name))
-        for value, names in sorted(labels.items()):
-            notes.append({"x": t, "y": value, "xref": "x", "yref": "y", "text": f"{' = '.join(names)} {value}",
-                          "showarrow": False, "xanchor": "left", "xshift": 10, "font": {"size": 11},
-                          "bgcolor": "rgba(255,255,255,0.8)"})
+        for lb in labels:
+            notes.append({"x": t, "y": lb["value"], "xref": "x", "yref": "y", "text": lb["text"],
+                          "showarrow": False, "xanchor": "left", "xshift": LABEL_SHIFT, "yshift": lb["yshift"],
+                          "align": "left", "font": {"size": LABEL_SIZE}, "bgcolor": "rgba(255,255,255,0.8)"})
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t)
     layout = {
-        "title": title(main, sub), "height": 480, "margin": {"t": 105, "l": 60, "r": 30, "b": 95},
-        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t) * 1.2]},
-        "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": pgettext("axis title", "pods")}, "range": [-0.3, ymax * 1.12 + 0.5], "rangemode": "tozero"},
+        "title": title(main, sub, width_px=width_px), "height": HEIGHT, "margin": dict(MARGIN),
+        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, right]},
+        "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": pgettext("axis title", "pods")}, "range": yrange,
+                  "rangemode": "tozero"},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
     return make_figure(data, layout, view=VIEW)
 
 
+def plot_width(width_px: float) -> float:
+    """Pixels of the plot area in a figure ``width_px`` wide."""
+    return width_px - MARGIN["l"] - MARGIN["r"]
+
+
+def plot_height() -> float:
+    """Pixels of the main plot area (the figure's height is fixed; added title lines add to it)."""
+    return (HEIGHT - MARGIN["t"] - MARGIN["b"]) * (PLOT_DOMAIN[1] - PLOT_DOMAIN[0])
+
+
+def end_labels(a: StatusSummary, width_px: float, yrange: list[float]) -> list[dict[str, Any]]:
+    """The labels next to the current cycle: series with the same value share one
+    (``succeeded = failed 0``), readable without colour.
+
+    A label wider than a third of the plot breaks into lines; labels that would overlap
+    are moved apart (``yshift``, pixels). Each has ``value``, ``text``, ``width_px``
+    (its widest line) and ``yshift``.
+    """
+    groups: dict[int, list[str]] = {}
+    for f, name, *_rest in SERIES:
+        groups.setdefault(getattr(a, f), []).append(series_name(name))
+    longest = plot_width(width_px) / 3
+    out = []
+    for value, names in sorted(groups.items()):
+        text = f"{' = '.join(names)} {value}"
+        lines = wrap_px(text, max(longest, max(text_px(n + " =", LABEL_SIZE) for n in names) + 1), LABEL_SIZE)
+        out.append({"value": value, "text": "<br>".join(lines), "lines": len(lines),
+                    "width_px": max(text_px(line, LABEL_SIZE) for line in lines) + 4, "yshift": 0})
+    # Moved apart from the bottom up, then down from the top if the highest left the plot.
+    per_unit = plot_height() / (yrange[1] - yrange[0])
+    centres = [(lb["value"] - yrange[0]) * per_unit for lb in out]
+    half = [lb["lines"] * LABEL_LINE_PX / 2 for lb in out]
+    placed: list[float] = []
+    for i, c in enumerate(centres):
+        low = placed[-1] + half[i - 1] + half[i] if placed else half[i]
+        placed.append(max(c, low))
+    top = plot_height()
+    for i in range(len(placed) - 1, -1, -1):
+        high = placed[i + 1] - half[i + 1] - half[i] if i + 1 < len(placed) else top - half[i]
+        placed[i] = min(placed[i], high)
+    for lb, c, p in zip(out, centres, placed):
+        lb["yshift"] = round(p - c)
+    return out
+
+
 def _titles(trace: Trace, k: int, t: float) -> tuple[str, str]:
     main = _("Job status counts of {job} after each cycle, up to {when}").format(job=job_ref(trace),
                                                                                  when=cycle_word(k, t, trace))
-    if not k:
+    c: Cycle | Start | None = trace.cycle(k) if k else start(trace)
+    if c is None:
         return main, _("no cycle has run yet")
-    c = trace.cycle(k)
     a = c.after
     par = c.parallelism if c.parallelism is not None else 1
     want = wanted(c)
@@ -199,4 +315,4 @@ def text(trace: Trace, cycle: int) -> str:
     return "\n".join([main, sub, body]) + "\n"
 
 
-__all__ = ["SERIES", "figure", "series", "text"]
+__all__ = ["SERIES", "Start", "end_labels", "figure", "points", "series", "start", "text", "wanted"]

@@ -59,7 +59,7 @@ def test_a_view_figure_publishes_the_plotly_json_bundle_without_nbformat(no_nbfo
         obj, kw = published.pop()
         assert kw == {"raw": True}
         assert set(obj) == {PLOTLY_JSON}, f"{view}: only plotly's JSON, no inlined or downloaded plotly.js"
-        assert obj[PLOTLY_JSON]["layout"]["meta"] == {"view": view}
+        assert obj[PLOTLY_JSON]["layout"]["meta"]["view"] == view
         # the same bundle the Output widget of an exercise gets through the formatter
         assert fig._repr_mimebundle_() == obj
 

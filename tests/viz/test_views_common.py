@@ -13,7 +13,15 @@ import pytest
 import viz_scenarios as S
 
 from k8sjobs import viz
-from k8sjobs.viz._common import OUTCOME_STYLE, OUTCOMES, figure_title
+from k8sjobs.viz._common import (
+    NARROW_FIGURE_PX,
+    OUTCOME_STYLE,
+    OUTCOMES,
+    figure_title,
+    text_px,
+    title_room,
+    title_top,
+)
 
 SCENARIOS = ("backoff", "per_index", "indexed", "quota", "scale_down", "elastic", "lag")
 
@@ -175,15 +183,16 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
     main_lines = narrow.layout.title.text.split("<br>")
     sub = narrow.layout.title.subtitle.text or ""
     sub_lines = sub.split("<br>") if sub else []
-    assert all(len(line) <= 50 or " " not in line for line in main_lines)
-    assert all(len(line) <= 62 or " " not in line for line in sub_lines)
+    room = title_room(NARROW_FIGURE_PX)
+    assert all(text_px(line, 15) <= room or " " not in line for line in main_lines)
+    assert all(text_px(line, 12) <= room or " " not in line for line in sub_lines)
     # The same words, only broken differently; the data is untouched.
     assert " ".join(main_lines) == wide.layout.title.text.replace("<br>", " ")
     assert " ".join(sub_lines) == (wide.layout.title.subtitle.text or "").replace("<br>", " ")
     assert narrow.to_dict()["data"] == wide.to_dict()["data"]
-    added = (19 * (len(main_lines) - 1 - wide.layout.title.text.count("<br>"))
-             + 17 * (max(len(sub_lines) - 1, 0) - (wide.layout.title.subtitle.text or "").count("<br>")))
-    assert narrow.layout.margin.t == wide.layout.margin.t + added
+    # The top margin is what the narrow lines need (never below the view's own), and the plot keeps its height.
+    assert narrow.layout.margin.t == max(wide.layout.meta["top"], title_top(narrow.layout.title.text, sub))
+    added = narrow.layout.margin.t - wide.layout.margin.t
     legend_rows = (narrow.layout.margin.b or 0) - (wide.layout.margin.b or 0)
     assert narrow.layout.height == wide.layout.height + added + legend_rows
 
