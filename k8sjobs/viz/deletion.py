@@ -283,7 +283,7 @@ def figure(trace: Trace, cycle: int):
         if item.prestep:
             cells.append(_("<b>pre-step</b>: {why}").format(why=item.sentence))
         elif item.rule:
-            cells.append(f"{item.rule}: {item.sentence}")
+            cells.append(rule_and_why(item.rule, item.sentence))
         else:
             cells.append(item.sentence or "-")
         rule_col = {rule: 2 + int(r.indexed) + j for j, (rule, _col) in enumerate(RULE_COLUMNS)} | {"name": 1}
@@ -341,8 +341,15 @@ def text(trace: Trace, cycle: int) -> str:
     lines = [main, sub.replace(MARK, "*"), table(heads, rows)]
     used = sorted({x.rule for x in r.rows if x.rule and not x.prestep}, key=_rule_order)
     if used:
-        lines.append(_("Rules: {rules}").format(rules="; ".join(f"{u}: {why_sentence(u)}" for u in used)))
+        lines.append(_("Rules: {rules}").format(rules=join_clauses(rule_and_why(u, why_sentence(u)) for u in used)))
     return "\n".join(lines) + "\n"
+
+
+def rule_and_why(rule: str, why: str) -> str:
+    """A deletion-order rule id and its sentence: ``not-ready-first: ...`` (``：`` in Chinese)."""
+    # TRANSLATORS: a deletion-order rule id (stays English, e.g. not-ready-first) and the sentence saying
+    # why it put one pod before the next.
+    return _("{rule}: {why}").format(rule=rule, why=why)
 
 
 def _rule_order(rule: str) -> int:

@@ -285,14 +285,18 @@ def text(trace: Trace, cycle: int) -> str:
                          owner, where_word(d["node"])))
         elif d.get("kind") == "group":
             rows.append((d["label"], "-", outcome_word(d["outcome"]), "Job", where_word(d["node"])))
-    lines = [main, sub, "Job: {label}: {status}".format(label=jd["label"], status=jd["status"])]
+    # TRANSLATORS: the Job's line of the ownership text; {status} is "active 2, succeeded 0, failed 0".
+    lines = [main, sub, _("Job: {label}: {status}").format(label=jd["label"], status=jd["status"])]
     heads = [pgettext("table column", "POD") if not g.graph["grouped"] else pgettext("table column", "PODS"),
              pgettext("table column", "INDEX"), pgettext("table column", "PHASE"), pgettext("table column", "OWNER"),
              pgettext("table column", "NODE")]
     lines.append(table(heads, rows) if rows else _("(no pods)"))
     node_rows = [(d["label"], sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)))
                  for n, d in g.nodes(data=True) if d.get("kind") == "node"]
-    lines.append(_("Nodes: {nodes}").format(nodes=", ".join(f"{lbl} ({plural(c, 'pod')})" for lbl, c in node_rows)))
+    # TRANSLATORS: a node and how many of the Job's pods it runs: "node-1 (2 pods)".
+    node_pods = _("{node} ({pods})")
+    lines.append(_("Nodes: {nodes}").format(nodes=join_list(node_pods.format(node=lbl, pods=plural(c, "pod"))
+                                                            for lbl, c in node_rows)))
     return "\n".join(lines) + "\n"
 
 

@@ -514,23 +514,44 @@ class ExplorerState:
                 # The edit makes the run too big (a run that already stops at a limit stays editable).
                 return self._refuse(limit_lines(run.limit, refused=True))
             self.manifest_text = text
-            return self._new_run(run, self._fork_notice(_("edit (kubectl apply)"), run))
+            return self._new_run(run, self._fork_notice(None, run))
         return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
 
-    def _fork_notice(self, what: str, run: Run) -> str:
+    def _fork_notice(self, what: str | None, run: Run) -> str:
+        """What forking the run did, in words; ``what`` is the action as code, None for an edit."""
         k, old, new_len = self.cycle, self.of_cycles, len(run)
+        if what is None:
+            # An edit has sentences of its own: "edit (kubectl apply)" in place of {what} would
+            # leave a Chinese sentence with a space after its closing bracket, a Russian one
+            # with the wrong gender.
+            if not run.complete:
+                # TRANSLATORS: {old} may end in + (not final yet).
+                return _("edit (kubectl apply) applied right after cycle {cycle}: the run was forked there; cycle "
+                         "{next} is ready and the cycles after it are simulated as you step ({old} -> {new}+ cycles "
+                         "so far)").format(cycle=k, next=k + 1, old=old, new=new_len)
+            if k < self.n_cycles or not self.final:
+                return ngettext("edit (kubectl apply) applied right after cycle {cycle}: the run was forked there; "
+                                "cycles after {cycle} were simulated again ({old} -> {new} cycle)",
+                                "edit (kubectl apply) applied right after cycle {cycle}: the run was forked there; "
+                                "cycles after {cycle} were simulated again ({old} -> {new} cycles)", new_len).format(
+                    cycle=k, old=old, new=new_len)
+            return ngettext("edit (kubectl apply) applied right after cycle {cycle}, the last one ({old} -> {new} "
+                            "cycle)",
+                            "edit (kubectl apply) applied right after cycle {cycle}, the last one ({old} -> {new} "
+                            "cycles)", new_len).format(cycle=k, old=old, new=new_len)
         if not run.complete:
             # TRANSLATORS: {what} is the action as code (fail_pod(name='x')); {old} may end in + (not final yet).
             return _("{what} applied right after cycle {cycle}: the run was forked there; cycle {next} is ready "
                      "and the cycles after it are simulated as you step ({old} -> {new}+ cycles so far)").format(
                 what=what, cycle=k, next=k + 1, old=old, new=new_len)
         if k < self.n_cycles or not self.final:
-            # TRANSLATORS: {what} is the action as code (fail_pod(name='x')) or "edit (kubectl apply)".
+            # TRANSLATORS: {what} is the action as code (fail_pod(name='x')).
             return ngettext("{what} applied right after cycle {cycle}: the run was forked there; cycles after "
                             "{cycle} were simulated again ({old} -> {new} cycle)",
                             "{what} applied right after cycle {cycle}: the run was forked there; cycles after "
                             "{cycle} were simulated again ({old} -> {new} cycles)", new_len).format(
                 what=what, cycle=k, old=old, new=new_len)
+        # TRANSLATORS: {what} is the action as code (fail_pod(name='x')).
         return ngettext("{what} applied right after cycle {cycle}, the last one ({old} -> {new} cycle)",
                         "{what} applied right after cycle {cycle}, the last one ({old} -> {new} cycles)",
                         new_len).format(what=what, cycle=k, old=old, new=new_len)
