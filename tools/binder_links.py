@@ -41,6 +41,7 @@ LITE_BEGIN = "<!-- lite-link: generated from [project.urls] Repository in pyproj
 LITE_END = "<!-- /lite-link -->"
 LITE_SECTION = {
     "en": "The lessons in your browser (JupyterLite)",
+    "zh-CN": "在浏览器中学习（JupyterLite）",
     "ru": "Уроки в браузере (JupyterLite)",
 }
 """The heading of the section of each README that says what JupyterLite cannot do (zh-TW: converted
@@ -48,7 +49,7 @@ from zh-CN). A README whose language has none here points at the English one."""
 LITE_TEXT = {
     "en": "No install: [open the lessons in your browser]({url}) (JupyterLite: Python runs in the page; "
           "[what it cannot do]({limits})).",
-    "zh-CN": "无需安装：[在浏览器中打开课程]({url})（JupyterLite：Python 直接在网页中运行；[它做不到的事]({limits})）。",
+    "zh-CN": "无需安装：[在浏览器中打开课程]({url})（JupyterLite：Python 直接在网页中运行；[有哪些限制]({limits})）。",
     "ru": "Без установки: [открыть уроки в браузере]({url}) (JupyterLite: Python выполняется прямо на странице; "
           "[что там не работает]({limits})).",
 }
