@@ -206,6 +206,8 @@ class LimitReached:
     count: float
     t: float
     cycle: int
+    start: float = 0.0
+    """When the run started: 0, or a snapshot's instant (``max_time`` counts from 0 either way)."""
 
     def what(self) -> str:
         """The limit in words: ``it created 25012 pods, more than its limit of 25000 (max_pods)``."""
@@ -230,19 +232,25 @@ class LimitReached:
                             int(v)).format(value=int(v))
         return _("it reached t={value} s of simulated time, its limit (max_time)").format(value=f"{v:g}")
 
-    def raise_hint(self, api: str = "Run") -> str:
-        """How to go further: the keyword of ``api`` and the command-line option, with a doubled value."""
-        bigger = self.value * 2 if self.value else 1
-        value = f"{bigger:g}" if self.limit == "max_time" else str(int(bigger))
-        return _("To go further, raise the limit: {api}(..., {limit}={value}), or {option} {value} with "
-                 "python -m k8sjobs run.").format(api=api, limit=self.limit, value=value,
-                                                   option=LIMIT_OPTIONS[self.limit])
+    def raise_hint(self, api: str = "Run", command: str = "run") -> str:
+        """How to go further: the keyword of ``api`` and the option of ``python -m k8sjobs {command}``,
+        with a doubled value. For ``max_time`` the option (``--until``) and the keywords of the
+        dashboard and of a forecast count from the run's start; ``Run``'s ``max_time`` from 0."""
+        if self.limit == "max_time":
+            span = 2 * max(self.value - self.start, 1.0)
+            keyword = f"{self.start + span:g}" if api == "Run" else f"{span:g}"
+            value = f"{span:g}"
+        else:
+            value = keyword = str(int(self.value * 2 if self.value else 1))
+        return _("To go further, raise the limit: {api}(..., {limit}={keyword}), or {option} {value} with "
+                 "python -m k8sjobs {command}.").format(api=api, limit=self.limit, keyword=keyword, value=value,
+                                                         option=LIMIT_OPTIONS[self.limit], command=command)
 
-    def message(self, api: str = "Run") -> str:
+    def message(self, api: str = "Run", command: str = "run") -> str:
         """The whole message: where the run stopped, which limit, that the trace is usable, how to raise it."""
         return _("The run stopped after cycle {cycle} (t={t} s) before the Job finished: {what}. Everything "
                  "up to there can be viewed, seeked and forked. {hint}").format(
-            cycle=self.cycle, t=f"{self.t:g}", what=self.what(), hint=self.raise_hint(api))
+            cycle=self.cycle, t=f"{self.t:g}", what=self.what(), hint=self.raise_hint(api, command))
 
 
 class SimulationError(ValueError):
@@ -585,7 +593,8 @@ class Simulation:
         """The record of ``budget``'s ``limit`` stopping this simulation now."""
         count = {"max_pods": self.pods_created, "max_events": self.events_run, "max_pod_cycles": self.pod_cycles,
                  "max_cycles": self.cycles, "max_time": self.clock.now()}[limit]
-        return LimitReached(limit, getattr(budget, limit), count, self.clock.now(), self.cycles)
+        start = self.snapshot.now if self.snapshot is not None else 0.0
+        return LimitReached(limit, getattr(budget, limit), count, self.clock.now(), self.cycles, start)
 
     # ------------------------------------------------------------------ the manual mode
 

@@ -26,7 +26,7 @@ from ..sim import SimConfig, SimulationError
 from ..trace.explain import explain
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
-from .run import FOREVER, run_to_json
+from .run import FOREVER, add_budget_arguments, budget_problem, run_to_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -60,6 +60,7 @@ add `kubectl get resourcequota -o json` the same way when a quota may refuse pod
                                                                    "Job finishes)"))
     p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, help=_("with --forecast: stop after this many reconcile cycles (default {n})").format(
                        n=DEFAULT_MAX_CYCLES))
+    add_budget_arguments(p)
 
 
 def _read(path: str) -> bytes:
@@ -105,6 +106,9 @@ def handle(args: argparse.Namespace) -> int:
             max=f"{FOREVER:g}", value=f"{args.until:g}"))
     if args.max_cycles < 1:
         return _fail(_("explain: --max-cycles: must be at least 1, got {n}").format(n=args.max_cycles))
+    problem = budget_problem(args)
+    if problem is not None:
+        return _fail("explain: " + problem)
     source = "<stdin>" if args.file == "-" else args.file
     try:
         snapshot = read_snapshot(data, source, job=args.job, now=args.now)
@@ -112,7 +116,8 @@ def handle(args: argparse.Namespace) -> int:
         answer = explain(snapshot, config)
         run = None
         if args.forecast:
-            run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles)
+            run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
+                                  max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
             ahead = run.source
     except DecodeError as exc:
         return _fail(exc.render())
@@ -123,7 +128,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         doc = answer.to_json()
         if run is not None:
-            doc["forecast"] = {**run_to_json(run), "assumedDuration": ahead.assumed_duration,
+            doc["forecast"] = {**run_to_json(run, FORECAST_API, FORECAST_COMMAND), "assumedDuration": ahead.assumed_duration,
                                "durationFrom": ahead.duration_source}
         json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")
@@ -137,9 +142,20 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
+FORECAST_API = "forecast"
+"""How a limit's message names the Python call of a forecast: ``explain(...).forecast(..., max_pods=...)``."""
+FORECAST_COMMAND = "explain --forecast"
+"""How a limit's message names the command line of a forecast (``python -m k8sjobs explain --forecast``)."""
+
+
 def _stop_note(run, args: argparse.Namespace) -> None:
     """On stderr: the forecast stopped at a limit before the Job finished, which one, and how to raise it."""
     if run is None or not run.trace.truncated:
+        return
+    limit = run.limit
+    if limit is not None and limit.limit not in ("max_cycles", "max_time"):
+        # A run limit (pods, events, pod-cycles): the same message as `run` and the dashboard give.
+        print("explain: " + limit.message(FORECAST_API, FORECAST_COMMAND), file=sys.stderr)
         return
     if len(run) >= args.max_cycles:
         why = _("--max-cycles {n} reached; give a larger --max-cycles to see more").format(n=args.max_cycles)

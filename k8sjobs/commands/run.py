@@ -36,6 +36,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help=_("run until the Job finishes and nothing is left to do (the default)"))
     p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES,
                    help=_("stop after this many reconcile cycles (default {n})").format(n=DEFAULT_MAX_CYCLES))
+    add_budget_arguments(p)
+    p.add_argument("--format", choices=("text", "json", "none"), default="text", help=_("output format"))
+
+
+def add_budget_arguments(p: argparse.ArgumentParser) -> None:
+    """The run limits besides time and cycles (``run``, ``explain --forecast``): see :class:`~k8sjobs.sim.Budget`."""
     p.add_argument("--max-pods", type=int, default=DEFAULT_MAX_PODS,
                    help=_("stop once more than this many pods were created (default {n})").format(n=DEFAULT_MAX_PODS))
     p.add_argument("--max-events", type=int, default=DEFAULT_MAX_EVENTS,
@@ -43,7 +49,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-pod-cycles", type=int, default=DEFAULT_MAX_POD_CYCLES,
                    help=_("stop once the reconcile cycles looked at more than this many pods in all (each cycle "
                           "looks at every live pod of the Job; default {n})").format(n=DEFAULT_MAX_POD_CYCLES))
-    p.add_argument("--format", choices=("text", "json", "none"), default="text", help=_("output format"))
+
+
+def budget_problem(args: argparse.Namespace) -> str | None:
+    """The first budget option below 0, in words (None if all are valid)."""
+    for option in ("max_pods", "max_events", "max_pod_cycles"):
+        if getattr(args, option) < 0:
+            return _("--{option}: must be at least 0, got {value}").format(option=option.replace("_", "-"),
+                                                                          value=getattr(args, option))
+    return None
 
 
 def _read(path: str) -> bytes:
@@ -71,11 +85,10 @@ def handle(args: argparse.Namespace) -> int:
         print("run: " + _("--max-cycles: must be at least 1, got {value}").format(value=args.max_cycles),
               file=sys.stderr)
         return 1
-    for option in ("max_pods", "max_events", "max_pod_cycles"):
-        if getattr(args, option) < 0:
-            print("run: " + _("--{option}: must be at least 0, got {value}").format(
-                option=option.replace("_", "-"), value=getattr(args, option)), file=sys.stderr)
-            return 1
+    problem = budget_problem(args)
+    if problem is not None:
+        print("run: " + problem, file=sys.stderr)
+        return 1
     try:
         config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
                            informer_lag=args.informer_lag)
@@ -178,7 +191,7 @@ def last_job_status(run: Run):
     return None
 
 
-def run_to_json(run: Run) -> dict:
+def run_to_json(run: Run, api: str = "Run", command: str = "run") -> dict:
     """``{"job", "seed", "cycles", "events", "final": {"status", "lastStatus", "finishedAt", ...}}``.
 
     ``status`` is the Job's status at the end (null once it was deleted); ``lastStatus`` is the
@@ -207,5 +220,5 @@ def run_to_json(run: Run) -> dict:
                   "deleted": final is None, "truncated": tr.truncated, "endTime": tr.end_t,
                   "limit": None if limit is None else {"name": limit.limit, "value": limit.value,
                                                        "reached": limit.count, "cycle": limit.cycle, "t": limit.t,
-                                                       "message": limit.message("Run")}},
+                                                       "message": limit.message(api, command)}},
     }

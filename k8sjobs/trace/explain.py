@@ -25,10 +25,10 @@ from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_s
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
 from ..controller import backoff_utils as bu
 from ..i18n import _, ngettext
-from ..sim import SimConfig, Simulation
+from ..sim import Budget, SimConfig, Simulation
 from .recorder import Recorder
 from .records import Cycle, Decision
-from .run import DEFAULT_MAX_CYCLES, Run
+from .run import Run
 
 FOREVER = 365 * 24 * 3600.0
 """A forecast without ``until`` runs until the Job finishes (at most a simulated year)."""
@@ -84,7 +84,8 @@ class Explanation:
         printer.text(self.render_text())
 
     def forecast(self, assume_duration: float | None = None, *, until: float | None = None,
-                 max_cycles: int | None = None) -> Run:
+                 max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
+                 max_pod_cycles: int | None = None, budget: Budget | None = None) -> Run:
         """The Job played forward in the simulated cluster from the snapshot (a :class:`~k8sjobs.trace.Run`).
 
         Running pods end after the duration their ``sim.k8sjobs.io`` annotations give, else
@@ -92,11 +93,16 @@ class Explanation:
         the snapshot's succeeded pods, else 60 s) and succeed. ``until``: stop this many
         simulated seconds after the snapshot (default: when the Job finishes). Cycle 1 of the
         run is the sync this explanation describes.
+
+        The forecast has the limits of any run (:class:`~k8sjobs.sim.Budget`'s defaults, or
+        ``budget``, with the keywords given set): a huge Job stops at one of them, and
+        ``run.limit`` / ``run.message("forecast", "explain --forecast")`` say which and how to
+        raise it; the cycles up to there are usable like any run's.
         """
         ahead = self.snapshot.assuming(assume_duration)
         horizon = ahead.now + (until if until is not None else FOREVER)
-        return Run(ahead, self.config, max_time=horizon,
-                   max_cycles=max_cycles if max_cycles is not None else DEFAULT_MAX_CYCLES)
+        return Run(ahead, self.config, budget=budget, max_time=horizon, max_cycles=max_cycles, max_pods=max_pods,
+                   max_events=max_events, max_pod_cycles=max_pod_cycles)
 
     # ------------------------------------------------------------------ reading
 

@@ -68,11 +68,12 @@ EAGER_FORK_WORK = 3_000
 bigger ones show the forked cycle first and simulate the rest as the learner steps."""
 
 
-def limit_lines(limit: LimitReached, refused: bool) -> list[str]:
+def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -> list[str]:
     """What the dashboard says when a run reached one of its limits.
 
     ``refused``: an edit was not applied because its run would stop there (the current run and
-    YAML are kept); otherwise the run shown stops at that limit.
+    YAML are kept); otherwise the run shown stops at that limit. ``snapshot``: the dashboard was
+    opened at a real Job's snapshot (the hint names ``Explorer.from_snapshot`` and ``explain --forecast``).
     """
     what = limit.what()
     if refused:
@@ -83,6 +84,8 @@ def limit_lines(limit: LimitReached, refused: bool) -> list[str]:
         head = _("This run stops after cycle {cycle} (t={t} s), before the Job finished, at a limit of the "
                  "dashboard: {what}. The cycles up to there can be stepped, seeked and forked.").format(
             cycle=limit.cycle, t=format_seconds(limit.t), what=what)
+    if snapshot:
+        return [head, limit.raise_hint("Explorer.from_snapshot", "explain --forecast")]
     return [head, limit.raise_hint("Explorer")]
 
 
@@ -476,7 +479,8 @@ class ExplorerState:
         run = self.run
         if run.limit is None or not run.complete:
             return notice
-        return "\n".join(filter(None, [notice, *limit_lines(run.limit, refused=False)]))
+        lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, Snapshot))
+        return "\n".join(filter(None, [notice, *lines]))
 
     def apply_yaml(self, text: str, *, mode: str = "recreate") -> list[str]:
         """Apply an edited manifest; returns the API server's error lines ([] if accepted).
@@ -499,7 +503,7 @@ class ExplorerState:
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
             if run.limit is not None:
-                return self._refuse(limit_lines(run.limit, refused=True))
+                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
             self.manifest_text = text
             return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
                                                "({n} cycle)",
@@ -512,7 +516,7 @@ class ExplorerState:
                 return self._refuse(error_lines(exc))
             if run.limit is not None and self.run.limit is None:
                 # The edit makes the run too big (a run that already stops at a limit stays editable).
-                return self._refuse(limit_lines(run.limit, refused=True))
+                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
             self.manifest_text = text
             return self._new_run(run, self._fork_notice(None, run))
         return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
@@ -584,7 +588,7 @@ class ExplorerState:
         except (ValueError, TypeError) as exc:
             return self._refuse(error_lines(exc))
         if run.limit is not None and self.run.limit is None:
-            return self._refuse(limit_lines(run.limit, refused=True))
+            return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
         # TRANSLATORS: {settings} is code such as seed=3, nodes=2.

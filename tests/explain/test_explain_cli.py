@@ -321,3 +321,39 @@ def test_a_forecast_stopped_by_a_limit_says_which_and_how_to_raise_it(capsys) ->
     assert json.loads(out)["forecast"]["final"]["truncated"] and "--until 30 reached" in err
     assert main(["explain", path, "--forecast"]) == 0
     assert capsys.readouterr().err == ""
+
+
+HUGE = as_list(job(completions=1_000_000, parallelism=100_000, status={"active": 2, "startTime": "2025-06-02T08:00:00Z"}),
+               pod("report-a", at="08:00:05"), pod("report-b", at="08:00:40"))
+"""The issue's Job (completions 10^6, parallelism 10^5) as a real cluster shows it: two pods running."""
+
+
+def test_a_forecast_of_a_huge_job_stops_at_a_run_limit_with_the_message_of_run_and_how_to_raise_it(
+        tmp_path, capsys) -> None:
+    status, out, err = _explain(tmp_path, capsys, HUGE, "--forecast", "--max-pods", "1200")
+    assert status == 0, err
+    assert err.startswith("explain: The run stopped after cycle 3 (t=") and err.count("\n") == 1, err
+    assert "before the Job finished: it created 1500 pods, more than its limit of 1200 (max_pods)" in err
+    assert ("To go further, raise the limit: forecast(..., max_pods=2400), or --max-pods 2400 with python -m "
+            "k8sjobs explain --forecast.") in err
+    assert "Forecast from 2025-06-02T08:00:40Z" in out and "SuccessfulCreate" in out, "the cycles up to there"
+    doc = _json(tmp_path, capsys, HUGE, "--forecast", "--max-pods", "1200")
+    limit = doc["forecast"]["final"]["limit"]
+    assert limit["name"] == "max_pods" and limit["value"] == 1200 and limit["reached"] == 1500
+    assert "--max-pods 2400 with python -m k8sjobs explain --forecast" in limit["message"]
+    assert doc["forecast"]["final"]["truncated"] and len(doc["forecast"]["cycles"]) == limit["cycle"] == 3
+
+
+def test_the_forecast_has_the_run_limits_of_any_run_and_bad_ones_are_refused(tmp_path, capsys) -> None:
+    from k8sjobs.api.snapshot import read_snapshot
+    from k8sjobs.sim import Budget
+    from k8sjobs.trace.explain import explain
+
+    snapshot = read_snapshot(yaml.safe_dump(HUGE).encode(), "huge.yaml")
+    run = explain(snapshot).forecast(max_events=3000)
+    assert run.budget == Budget(max_events=3000, max_time=run.budget.max_time)
+    assert run.limit is not None and run.limit.limit == "max_events" and run.sim.events_run == 3000
+    assert "forecast(..., max_events=6000)" in run.message("forecast", "explain --forecast")
+    for option in ("--max-pods", "--max-events", "--max-pod-cycles"):
+        status, _, err = _explain(tmp_path, capsys, HUGE, "--forecast", option, "-1")
+        assert status == 1 and err == f"explain: {option}: must be at least 0, got -1\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import yaml
 from realistic import as_list, job, pod
 
@@ -84,3 +86,38 @@ def test_explorer_from_snapshot_builds_the_dashboard_and_steps(tmp_path) -> None
     assert ex.state.cycle == 0
     ex.step()
     assert ex.state.cycle == 1 and "cycle 1 of" in ex.state.status_line()
+
+
+HUGE = yaml.safe_dump(as_list(job(completions=1_000_000, parallelism=100_000,
+                                  status={"active": 2, "startTime": "2025-06-02T08:00:00Z"}),
+                              pod("report-a", at="08:00:05"), pod("report-b", at="08:00:40")))
+"""The issue's Job (completions 10^6, parallelism 10^5) as a real cluster shows it."""
+
+
+def test_a_huge_snapshot_job_stops_at_the_dashboards_limit_and_says_how_to_raise_it() -> None:
+    state = ExplorerState.from_snapshot(HUGE)
+    limit = state.run.limit
+    assert limit is not None and limit.limit == "max_pods" and limit.value == 5000 and state.final
+    assert state.notice.splitlines() == [
+        f"This run stops after cycle {limit.cycle} (t={limit.t:g} s), before the Job finished, at a limit of the "
+        f"dashboard: it created {limit.count} pods, more than its limit of 5000 (max_pods). The cycles up to there "
+        "can be stepped, seeked and forked.",
+        "To go further, raise the limit: Explorer.from_snapshot(..., max_pods=10000), or --max-pods 10000 with "
+        "python -m k8sjobs explain --forecast."]
+    # The cycles up to the limit step, seek and fork like any run's; the message stays.
+    assert state.seek(state.n_cycles) == [] and state.at_end and not state.step()
+    assert state.seek(1) == [] and state.act("fail_pod", name="report-a", exit_code=3) == []
+    assert not state.final and re.match(r"cycle 1 of \d+\+ · ", state.status_line()), "a big run forks lazily"
+    while state.step():
+        pass
+    assert state.final and state.run.limit.limit == "max_pods" and "(max_pods)" in state.notice
+    assert ExplorerState.from_snapshot(HUGE, max_pods=1000).run.limit.value == 1000
+
+
+def test_a_snapshot_run_stopped_by_its_time_limit_counts_the_time_from_the_snapshot() -> None:
+    state = ExplorerState.from_snapshot(TEXT, now="2025-06-02T08:01:00Z", assume_duration=600, max_time=5)
+    limit = state.run.limit
+    assert limit is not None and limit.limit == "max_time" and limit.start == 60 and limit.value == 65
+    assert ("Explorer.from_snapshot(..., max_time=10), or --until 10 with python -m k8sjobs explain --forecast."
+            in state.notice)
+    assert "Run(..., max_time=70)" in state.run.message("Run")
