@@ -566,11 +566,13 @@ class Simulation:
         return True
 
     def run_until_finished(self, max_time: float = DEFAULT_MAX_TIME, *, settle: bool = True,
-                           budget: Budget | None = None) -> bool:
+                           budget: Budget | None = None, progress: Callable[[Simulation], None] | None = None,
+                           progress_every: int = 5000) -> bool:
         """Run until the Job finishes (and, with ``settle``, until nothing is left to do); True if it finished.
 
-        With a ``budget`` the run also stops at the first of its limits; :attr:`limit_reached`
-        then says which (None when the Job finished first or no limit was reached).
+        With a ``budget`` the run also stops at the first of its limits (its ``max_time`` too);
+        :attr:`limit_reached` then says which (None when the Job finished first or no limit was
+        reached). ``progress(sim)`` is called every ``progress_every`` heap events.
         """
         self.limit_reached = None
         with fewer_gc_passes():
@@ -587,6 +589,8 @@ class Simulation:
                             self.limit_reached = self.limit_hit(budget, limit)
                         break
                 self.step()
+                if progress is not None and self.events_run % progress_every == 0:
+                    progress(self)
         return self.finished
 
     def limit_hit(self, budget: Budget, limit: str) -> LimitReached:

@@ -13,7 +13,7 @@ from test_properties import WEIGHTED, specs
 
 from k8sjobs.api.errors import InvalidError
 from k8sjobs.api.serialize import to_dict
-from k8sjobs.sim import SimulationError
+from k8sjobs.sim import Simulation, SimulationError
 from k8sjobs.trace import Run, Trace, render_trace
 
 PROFILE = settings(max_examples=60, deadline=None, derandomize=True, database=None,
@@ -86,7 +86,7 @@ def test_a_fork_from_a_saved_state_gives_the_replayed_trace_byte_for_byte(spec, 
         saved, replayed = got, expected
 
 
-def test_forks_resume_from_the_last_saved_state_before_the_fork_point():
+def test_forks_resume_from_the_last_saved_state_before_the_fork_point(monkeypatch):
     spec = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "p"},
             "spec": {"completions": 40, "parallelism": 8, "template": {"metadata": {"annotations": {
                 "sim.k8sjobs.io/duration": "5s..20s"}}, "spec": {"restartPolicy": "Never",
@@ -96,8 +96,12 @@ def test_forks_resume_from_the_last_saved_state_before_the_fork_point():
     k = len(run) // 2
     position = run.cycle(k).position
     point = max((p for p in run.checkpoints if p.events <= position), key=lambda p: p.events)
+    resumed: list[Simulation] = []
+    clone = Simulation.clone
+    monkeypatch.setattr(Simulation, "clone", lambda self: resumed.append(self) or clone(self))
     fork = run.fork(k, "add_node")
-    assert fork.checkpoints[-1] is not point or len(fork.checkpoints) >= 1
+    assert resumed and resumed[0] is point.sim, "the fork starts from a copy of that saved state, not from time 0"
+    assert point.events > 0
     assert [p for p in fork.checkpoints if p.events <= point.events] == [
         p for p in run.checkpoints if p.events <= point.events], "the fork keeps the saved states of its past"
     assert render_trace(fork.trace) == render_trace(Run(spec, seed=1, checkpoints=False).fork(k, "add_node").trace)

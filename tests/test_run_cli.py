@@ -140,6 +140,31 @@ def test_format_none_prints_nothing(good: Path):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
 
 
+def test_format_none_runs_headless_and_stops_at_the_same_limit_with_the_same_note(tmp_path: Path):
+    # --format none records no trace; it runs the same events, so it stops where a recorded run stops.
+    path = tmp_path / "wide.yaml"
+    path.write_text(GOOD.replace("completions: 3", "completions: 100000").replace("parallelism: 2", "parallelism: 500"))
+    args = [str(path), "--max-pods", "600", "--nodes", "6"]
+    headless = run([*args, "--format", "none"])
+    recorded = run([*args, "--format", "json"])
+    assert headless.returncode == recorded.returncode == 0 and headless.stdout == b""
+    assert headless.stderr == recorded.stderr and b"more than its limit of 600 (max_pods)" in headless.stderr
+    limit = json.loads(recorded.stdout)["final"]["limit"]
+    assert f"after cycle {limit['cycle']} (t={limit['t']:g} s)".encode() in headless.stderr
+
+
+def test_a_headless_simulation_runs_the_events_a_recorded_run_runs():
+    from k8sjobs.sim import Budget, Simulation
+    from k8sjobs.trace import Run
+
+    for path, budget in ((BACKOFF, Budget()), (DOCS / "pi-with-ttl.yaml", Budget()), (BACKOFF, Budget(max_events=40))):
+        recorded = Run(path.read_text(), seed=2, budget=budget, checkpoints=False)
+        sim = Simulation(path.read_text(), seed=2)
+        sim.run_until_finished(float("inf"), budget=budget)
+        assert (sim.events_run, sim.cycles, sim.now, sim.limit_reached) == (
+            recorded.sim.events_run, len(recorded), recorded.trace.end_t, recorded.limit)
+
+
 def test_until_stops_the_run_early():
     doc = json.loads(run([str(BACKOFF), "--format", "json", "--until", "100"]).stdout)
     assert doc["cycles"] and max(c["t"] for c in doc["cycles"]) <= 100

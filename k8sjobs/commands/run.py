@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from ..api.errors import DecodeError, InvalidError
@@ -13,7 +14,9 @@ from ..sim import (
     DEFAULT_MAX_POD_CYCLES,
     DEFAULT_MAX_PODS,
     Budget,
+    LimitReached,
     SimConfig,
+    Simulation,
     SimulationError,
 )
 from ..trace.run import DEFAULT_MAX_CYCLES, Run
@@ -95,8 +98,16 @@ def handle(args: argparse.Namespace) -> int:
         budget = Budget(max_pods=args.max_pods, max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
                         max_time=args.until if args.until is not None else FOREVER, max_cycles=args.max_cycles)
         bar = ProgressBar(sys.stderr, args.until) if sys.stderr.isatty() else None
-        # No saved states: a command-line run is never forked.
-        run = Run(_decode(data, args.manifest), config, budget=budget, progress=bar, checkpoints=False)
+        job = _decode(data, args.manifest)
+        if args.format == "none":
+            # Nothing is printed: simulate without recording a trace (the same events, run for run;
+            # the headless run), and say only why it stopped early, if it did.
+            sim = Simulation(job, config)
+            sim.run_until_finished(math.inf, budget=budget, progress=bar)
+            outcome: Run | Simulation = sim
+        else:
+            # No saved states: a command-line run is never forked.
+            outcome = Run(job, config, budget=budget, progress=bar, checkpoints=False)
         if bar is not None:
             bar.close()
     except DecodeError as exc:
@@ -108,7 +119,11 @@ def handle(args: argparse.Namespace) -> int:
     except (SimulationError, ValueError) as exc:
         print(f"run: {exc}", file=sys.stderr)
         return 1
-    progress_note(run, args.until)
+    if isinstance(outcome, Simulation):
+        progress_note(outcome.limit_reached, outcome.cycles, outcome.now, args.until)
+        return 0
+    run = outcome
+    progress_note(run.limit, len(run), run.trace.end_t, args.until)
     if args.format == "text":
         sys.stdout.write(render_trace(run.trace))
     elif args.format == "json":
@@ -162,19 +177,19 @@ def _decode(data: bytes, source: str):
     return load_job_manifest(data, source)
 
 
-def progress_note(run: Run, until: float | None = None) -> None:
-    """Say on stderr when a limit stopped the run before the Job finished: which, and how to raise it.
+def progress_note(limit: LimitReached | None, cycles: int, end_t: float, until: float | None = None) -> None:
+    """Say on stderr when a limit stopped the run (after ``cycles`` cycles, at ``end_t``) before the Job
+    finished: which, and how to raise it.
 
     Stopping at the ``--until`` the user asked for is said only on a terminal (it was asked for).
     """
-    limit = run.limit
     if limit is None:
         return
     if limit.limit == "max_time" and until is not None:
         if sys.stderr.isatty():
             print(ngettext("note: stopped after {n} cycle at t={t:g} s before the Job finished",
-                           "note: stopped after {n} cycles at t={t:g} s before the Job finished", len(run)).format(
-                n=len(run), t=run.trace.end_t), file=sys.stderr)
+                           "note: stopped after {n} cycles at t={t:g} s before the Job finished", cycles).format(
+                n=cycles, t=end_t), file=sys.stderr)
         return
     print(_("note: {message}").format(message=limit.message("Run")), file=sys.stderr)
 
