@@ -19,7 +19,15 @@ STATUS = ".k8sjobs-status"
 EXPLORER = ".k8sjobs-explorer"
 TIMELINE = ".k8sjobs-view-timeline"
 COUNTS = ".k8sjobs-view-counts"
-SNAPSHOT_WHEN = r"up to the\s*snapshot of 2026-03-10T11:01:02Z\s*\(t=62 s\)"
+
+
+def wrapped(text: str) -> str:
+    """A regex of ``text`` as a plotly title shows it: wrapped to the pane's width at any space, and
+    the DOM text of its lines joined with nothing between them."""
+    return r"\s*".join(re.escape(word) for word in text.split(" "))
+
+
+SNAPSHOT_WHEN = wrapped("up to the snapshot of 2026-03-10T11:01:02Z (t=62 s)")
 
 AT_SNAPSHOT = ("cycle 0 of 4 · t=62 s · the snapshot of 2026-03-10T11:01:02Z: the controller's next sync comes "
                "next")
@@ -57,7 +65,7 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
     expect_status(probe, AT_SNAPSHOT)
     # (The title wraps at the pane's width: its lines are joined without a space in the DOM text.)
     probe.expect_text(f"{TIMELINE} .js-plotly-plot .gtitle", re.compile(
-        r"^Pods of job\.batch/shards over time, up to the\s*snapshot of 2026-03-10T11:01:02Z \(t=62 s\)"))
+        "^" + wrapped("Pods of job.batch/shards over time, up to the snapshot of 2026-03-10T11:01:02Z (t=62 s)")))
     # The snapshot's six pods are drawn from their own history before any cycle ran.
     views_settled_at(probe, SNAPSHOT_WHEN)
     assert probe.plotly_bar_count(root=TIMELINE) > 0
@@ -65,7 +73,7 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
 
     probe.click_button("Step")
     expect_status(probe, CYCLE_1)
-    views_settled_at(probe, r"up to\s*cycle 1\s*\(t=62 s\)")
+    views_settled_at(probe, wrapped("up to cycle 1 (t=62 s)"))
     probe.shot("2-step", scroll_to=EXPLORER)
 
     # A fault at cycle 1 forks the run from the snapshot: the failed index 3 waits out its back-off.
@@ -77,7 +85,7 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
                                                     r"after cycle 1: the run was forked there"))
     probe.click_button("Step")
     expect_status(probe, FORKED_2)
-    views_settled_at(probe, r"up to\s*cycle 2\s*\(t=63 s\)")
+    views_settled_at(probe, wrapped("up to cycle 2 (t=63 s)"))
     probe.shot("3-forked", scroll_to=EXPLORER)
 
     probe.click_button("Reset")
