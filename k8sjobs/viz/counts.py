@@ -35,7 +35,6 @@ from ._common import (
     table,
     text_px,
     title,
-    wrap_px,
     x_end,
 )
 
@@ -247,8 +246,14 @@ def end_labels(a: StatusSummary, width_px: float, yrange: list[float]) -> list[d
     longest = plot_width(width_px) / 3
     out = []
     for value, names in sorted(groups.items()):
-        text = f"{' = '.join(names)} {value}"
-        lines = wrap_px(text, max(longest, max(text_px(n + " =", LABEL_SIZE) for n in names) + 1), LABEL_SIZE)
+        # Lines break only between names (never inside one: a Chinese name could break anywhere).
+        parts = [f"{n} =" for n in names[:-1]] + [f"{names[-1]} {value}"]
+        lines: list[str] = []
+        for part in parts:
+            if lines and text_px(f"{lines[-1]} {part}", LABEL_SIZE) <= longest:
+                lines[-1] = f"{lines[-1]} {part}"
+            else:
+                lines.append(part)
         out.append({"value": value, "text": "<br>".join(lines), "lines": len(lines),
                     "width_px": max(text_px(line, LABEL_SIZE) for line in lines) + 4, "yshift": 0})
     # Moved apart from the bottom up, then down from the top if the highest left the plot.

@@ -193,3 +193,16 @@ def test_a_run_from_a_manifest_still_shows_nothing_before_its_first_cycle():
     assert all(list(tr.x) == [] for tr in fig.data if tr.name != "reconcile cycles")
     assert "no cycle has run yet" in figure_title(fig)
     assert "(no cycles yet)" in viz.text("counts", trace, 0)
+
+
+def test_a_label_breaks_only_between_series_names_in_every_language(language):
+    # zh-CN once read "就绪 = 成功 = 失<br>败 = 正在终止 0": Chinese may break between any two
+    # characters, but a series name is one word.
+    names = {counts.series_name(marked) for _field, marked, *_rest in counts.SERIES}
+    for trace, k in _counts_cases():
+        for a in _end_labels(viz.figure("counts", trace, k, narrow=True)):
+            # Every break comes right after " =" (the next name starts the next line).
+            assert all(line.endswith(" =") for line in a.text.split("<br>")[:-1]), (language, a.text)
+            words = a.text.replace(" =<br>", " = ").split(" = ")
+            words[-1] = words[-1].rsplit(" ", 1)[0]  # the value
+            assert set(words) <= names, (language, a.text)
