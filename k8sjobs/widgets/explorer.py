@@ -106,13 +106,14 @@ class _FitFigures(anywidget.AnyWidget):
     element is not laid out yet at that moment (Voila renders widgets progressively; a hidden
     tab is drawn when opened) the figure keeps plotly's default 700 px. The figures here are
     drawn with plotly's ``responsive`` config, which re-fits them on a window resize event;
-    this helper sends one (debounced) when the dashboard's width changes or a figure appears.
+    this helper sends one (debounced) when the dashboard's width changes or a figure appears,
+    and one at once when the dashboard comes into view.
     """
 
     _esm = """
     export default {
       render({ el }) {
-        let resize = null, mutations = null, timers = [], last = -1, stopped = false;
+        let resize = null, mutations = null, shown = null, timers = [], last = -1, stopped = false;
         const fit = () => {
           timers.forEach(clearTimeout);
           timers = [200, 1000].map((ms) => setTimeout(() => window.dispatchEvent(new Event('resize')), ms));
@@ -132,12 +133,22 @@ class _FitFigures(anywidget.AnyWidget):
             if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) fit();
           });
           mutations.observe(root, { childList: true, subtree: true });
+          // JupyterLab skips rendering an off-screen cell (content-visibility: auto): a figure
+          // drawn there ("Run all" ends at the last cell) gets plotly's 700 px default and is
+          // cut off in a half-width place until re-fitted. Re-fit in the frame it comes into view.
+          shown = new IntersectionObserver((entries) => {
+            if (entries.some((e) => e.isIntersecting)) {
+              requestAnimationFrame(() => window.dispatchEvent(new Event('resize')));
+            }
+          });
+          shown.observe(root);
         };
         start();
         return () => {
           stopped = true;
           if (resize) resize.disconnect();
           if (mutations) mutations.disconnect();
+          if (shown) shown.disconnect();
           timers.forEach(clearTimeout);
         };
       }
