@@ -139,17 +139,21 @@ def test_check_site_refuses_a_site_that_would_fetch_from_outside(tmp_path, broke
 def test_the_server_serves_modules_and_webassembly_with_the_types_browsers_insist_on(tmp_path):
     import urllib.request
 
-    for name in ("a.mjs", "a.wasm", "a.js"):
-        (tmp_path / name).write_bytes(b"x")
+    for name, size in (("a.mjs", 1), ("a.wasm", 1000), ("a.js", 10)):
+        (tmp_path / name).write_bytes(b"x" * size)
     server = lite.start_server(tmp_path, 0)
     try:
         port = server.server_address[1]
-        types = {name: urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}").headers["Content-Type"]
-                 for name in ("a.mjs", "a.wasm", "a.js")}
+        types = {}
+        for name in ("a.mjs", "a.wasm", "a.js"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}") as answer:
+                types[name] = answer.headers["Content-Type"]
+                answer.read()
     finally:
         server.shutdown()
     assert types == {"a.mjs": "text/javascript", "a.wasm": "application/wasm", "a.js": "text/javascript"}
     assert server.server_address[0] == "127.0.0.1"
+    assert server.bytes_sent == 1011, "the bytes a visit downloads are counted (benchmarks/bench_lite.py)"
 
 
 def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):

@@ -412,15 +412,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     }
     quiet = True
 
+    def copyfile(self, source, outputfile) -> None:
+        """Send a file, counting its bytes on the server (``bytes_sent``: what a visit downloads)."""
+        size = os.fstat(source.fileno()).st_size - source.tell()
+        with self.server.lock:  # counted before sending: a client that has read it all sees it counted
+            self.server.bytes_sent += size
+        super().copyfile(source, outputfile)
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
         if not self.quiet:
             super().log_message(format, *args)
 
 
 def start_server(site: Path = SITE, port: int = 0, quiet: bool = True) -> http.server.ThreadingHTTPServer:
-    """Serve ``site`` on 127.0.0.1:``port`` (0: a free one) from a daemon thread; ``.shutdown()`` stops it."""
+    """Serve ``site`` on 127.0.0.1:``port`` (0: a free one) from a daemon thread; ``.shutdown()`` stops it.
+    ``server.bytes_sent`` counts the file bytes served so far."""
     handler = functools.partial(type("H", (Handler,), {"quiet": quiet}), directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.bytes_sent, server.lock = 0, threading.Lock()
     threading.Thread(target=server.serve_forever, daemon=True, name="lite-site").start()
     return server
 

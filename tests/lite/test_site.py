@@ -85,6 +85,13 @@ def cycle_shown(text: str) -> tuple[int, int] | None:
     return (int(numbers[0]), int(numbers[1])) if "· t=" in text and len(numbers) >= 2 else None
 
 
+_FIGURES_FIT = """(root) => Array.from(root.querySelectorAll('.js-plotly-plot')).every((gd) => {
+    const svg = gd.querySelector('.main-svg');
+    const place = gd.parentElement.getBoundingClientRect().width;
+    return place === 0 || (svg && Number(svg.getAttribute('width')) <= place + 2);
+})"""
+
+
 def step_dashboard(lab, name: str) -> bool:
     """Step the first dashboard of the open lesson once (Back at its last cycle) and see the kernel
     answer: the status line shows the next cycle. False if the lesson has no dashboard."""
@@ -104,6 +111,9 @@ def step_dashboard(lab, name: str) -> bool:
     probe.page.wait_for_function(
         """([el, want]) => { const m = el.textContent.split('·')[0].match(/\\d+/); return m && +m[0] === want; }""",
         arg=[status.element_handle(), want], timeout=60_000)
+    # No figure of the dashboard is wider than its place, so none is cut off (drawn off-screen during Run all, a figure gets
+    # plotly's 700 px default; the dashboard re-fits it as it comes into view).
+    probe.page.wait_for_function(_FIGURES_FIT, arg=explorer.element_handle(), timeout=10_000)
     probe.shot(f"{name}-stepped", scroll_to=explorer)
     return True
 
