@@ -223,3 +223,25 @@ def test_the_built_wheel_carries_the_snapshots_the_catalogs_and_the_schemas(tmp_
     assert [n for n in names if n.startswith("k8sjobs/snapshots/") and n.endswith(".yaml")]
     assert len([n for n in names if n.endswith("/LC_MESSAGES/k8sjobs.mo")]) >= 3
     assert not [n for n in names if n.endswith((".po", ".pot")) or "__pycache__" in n]
+
+
+def test_serve_prints_the_start_url_and_serves_the_site_on_127_0_0_1(tmp_path):
+    import subprocess
+    import urllib.request
+
+    site = write_site(tmp_path)
+    server = subprocess.Popen([sys.executable, str(ROOT / "tools" / "lite.py"), "--serve-only", "--site", str(site),
+                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = [server.stdout.readline() for _ in range(2)]
+        url = re.search(r"The lessons, in your browser: (http://127\.0\.0\.1:\d+/lab/index\.html\?path=(\S+))", lines[1])
+        assert url, lines
+        assert url.group(2) == lite.START
+        port_root = url.group(1).split("/lab/")[0]
+        with urllib.request.urlopen(f"{port_root}/files/{lite.START}") as answer:
+            assert answer.read() == b"{}"
+        with urllib.request.urlopen(f"{port_root}/jupyter-lite.json") as answer:
+            assert answer.headers["Content-Type"] == "application/json"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

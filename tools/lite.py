@@ -4,6 +4,7 @@
     sh tools/lite.sh --serve          # build, then serve it on 127.0.0.1 and print the start URL
     sh tools/lite.sh --serve-only     # serve the _site/ that is there
     sh tools/lite.sh --port 8765 ...  # another port (default 8000; 0 picks a free one)
+    sh tools/lite.sh --site DIR ...   # build into / serve another folder than _site/
 
 Any static web host can serve ``_site/`` (GitHub Pages, a university server, a USB stick opened
 through a local server): nothing in it fetches from the internet. What goes in, from packages only:
@@ -439,11 +440,12 @@ def start_url(server: http.server.ThreadingHTTPServer, path: str = START) -> str
     return f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path={path}"
 
 
-def serve(port: int) -> None:
-    if not (SITE / "jupyter-lite.json").is_file():
-        raise SystemExit("lite: no _site/ yet: sh tools/lite.sh")
-    server = start_server(SITE, port, quiet=False)
-    print(f"\nThe lessons, in your browser: {start_url(server)}\n(serving {SITE}; Ctrl-C stops)", flush=True)
+def serve(port: int, site: Path = SITE) -> None:
+    """Serve ``site`` on 127.0.0.1 until Ctrl-C, after printing the start page's URL."""
+    if not (site / "jupyter-lite.json").is_file():
+        raise SystemExit(f"lite: no site in {site} yet: sh tools/lite.sh")
+    server = start_server(site, port, quiet=False)
+    print(f"\nThe lessons, in your browser: {start_url(server)}\n(serving {site}; Ctrl-C stops)", flush=True)
     try:
         while True:
             time.sleep(3600)
@@ -456,17 +458,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve", action="store_true", help="build, then serve on 127.0.0.1")
     parser.add_argument("--serve-only", action="store_true", help="serve the existing _site/ without building")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (0: a free one)")
+    parser.add_argument("--site", type=Path, default=SITE, help="the site's folder (default: _site/)")
     args = parser.parse_args(argv)
+    site = args.site.resolve()
     if Path(sys.prefix).resolve() != VENV.resolve():
         if args.serve_only:
-            serve(args.port)
+            serve(args.port, site)
             return 0
         python = ensure_venv()
         os.execv(python, [str(python), __file__, *(argv if argv is not None else sys.argv[1:])])
     if not args.serve_only:
-        build()
+        build(site)
     if args.serve or args.serve_only:
-        serve(args.port)
+        serve(args.port, site)
     return 0
 
 

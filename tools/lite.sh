@@ -3,7 +3,7 @@
 #
 #   sh tools/lite.sh                 # build _site/ (static files; Python runs in the browser)
 #   sh tools/lite.sh --serve         # build, then serve on http://127.0.0.1:8000 and print the start URL
-#   sh tools/lite.sh --serve-only    # serve the existing _site/   (--port N: another port)
+#   sh tools/lite.sh --serve-only    # serve the existing _site/   (--port N: another port; --site DIR: another folder)
 #
 # Needs Python >= 3.11 (PYTHON=... to choose), PyPI and the npm registry (the Pyodide core is an
 # npm package): tools/lite.py makes its own build venv .venv-lite/ from requirements/lite-build.txt.
