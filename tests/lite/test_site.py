@@ -142,6 +142,11 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
         for f in lite.lesson_files(lang):
             assert (site / "files" / site_path(f)).read_bytes() == f.read_bytes(), f"{site_path(f)} is not in the site"
     assert not list((site / "files").rglob("*.md")), "the Markdown sources of the lessons stay out"
+    # the interface languages the start pages promise (Settings -> Language), as on Binder
+    packs = json.loads((site / "api" / "translations" / "all.json").read_text())["data"]
+    assert {"en", "ru_RU", "zh_CN"} <= set(packs), sorted(packs)
+    for pack in ("ru_RU", "zh_CN"):
+        assert json.loads((site / "api" / "translations" / f"{pack}.json").read_text())["data"], pack
     assert figures["bytes"] < 90e6, f"the site grew to {figures['bytes'] / 1e6:.1f} MB"
 
 
