@@ -159,10 +159,15 @@ def join_clauses(clauses: Iterable[str]) -> str:
     return pgettext("clause separator", "; ").join(clauses)
 
 
-def join_sentences(sentences: Iterable[str]) -> str:
-    """Sentences (each without its final stop) joined with the language's full stop and space."""
+def join_sentences(sentences: Iterable[str], end: bool = False) -> str:
+    """Sentences (each without its final stop) joined with the language's full stop and space;
+    ``end=True`` ends the last one with the stop too (``... 3. 1 of 3 in the right place.``,
+    Chinese ``…… 3。3 项中有 1 项位置正确。``)."""
     # TRANSLATORS: ends one sentence and starts the next ("2 pods deleted from the top. The cut: ...").
-    return pgettext("sentence separator", ". ").join(sentences)
+    stop = pgettext("sentence separator", ". ")
+    text = stop.join(sentences)
+    # The stop without its trailing space ends a paragraph: "." in English, "。" in Chinese.
+    return text + stop.rstrip() if end else text
 
 
 # ------------------------------------------------------------------ width of text in a monospace font

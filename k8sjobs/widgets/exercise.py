@@ -42,7 +42,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..i18n import _
+from ..i18n import _, join_sentences
 from ..trace.run import Run
 
 KINDS = ("number", "choice", "order", "text")
@@ -258,11 +258,13 @@ class Exercise:
             else:
                 msg = _("Correct: {answer}.").format(answer=shown)
         else:
-            msg = _("Not quite: you said {prediction}; the run gives {answer}.").format(
-                prediction=self._shown(value), answer=shown)
+            sentences = [_("Not quite: you said {prediction}; the run gives {answer}").format(
+                prediction=self._shown(value), answer=shown)]
             if self.kind == "order":
                 right = sum(1 for a, b in zip(value, expected) if a == str(b))
-                msg += " " + _("{right} of {total} in the right place.").format(right=right, total=len(expected))
+                sentences.append(_("{right} of {total} in the right place").format(right=right, total=len(expected)))
+            # The language's stop joins them: Chinese has no space after "。".
+            msg = join_sentences(sentences, end=True)
         verdict = Verdict(self._matches(value, expected), expected, msg)
         self.last = verdict
         return verdict

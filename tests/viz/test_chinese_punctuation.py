@@ -79,3 +79,21 @@ def test_the_edit_notice_is_one_sentence_in_chinese_and_russian():
             assert state.notice.startswith(expected), state.notice
     finally:
         set_language("en")
+
+
+def test_an_order_exercise_joins_its_two_sentences_as_the_language_does():
+    from k8sjobs.widgets import Exercise
+
+    try:
+        for lang, expected in (("zh-CN", "运行结果是 第二 → 第一。2 项中有 0 项位置正确。"),
+                               ("ru", "прогон даёт второй → первый. На своём месте: 0 из 2."),
+                               ("en", "the run gives second → first. 0 of 2 in the right place.")):
+            set_language(lang)
+            labels = {"zh-CN": ("第一", "第二"), "ru": ("первый", "второй"), "en": ("first", "second")}[lang]
+            ex = Exercise("?", kind="order", choices={"a": labels[0], "b": labels[1]}, run=None,
+                          answer=["b", "a"], explanation="y")
+            message = ex.check("a, b").message
+            assert message.endswith(expected), message
+            assert not GLUED.search(message), message
+    finally:
+        set_language("en")
