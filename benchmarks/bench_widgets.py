@@ -147,14 +147,15 @@ def main() -> int:
 
     # Forks and resets: each fork fails a running pod at a past busy cycle of the original run, from
     # the click to the forked cycle drawn (kernel side), then Reset goes back to the original run.
-    fork_ms, reset_ms, then_step_ms = [], [], []
+    fork_ms, fork_cpu_ms, reset_ms, then_step_ms = [], [], [], []
     picks = [busy[i * (len(busy) - 1) // (args.forks - 1)] for i in range(args.forks)] if args.forks > 1 else [first]
     for k in picks:
         ex.seek(k)
         running = [name for name, phase in ex.state.pod_phases().items() if phase == "Running"]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         ex.act("fail_pod", name=running[0], exit_code=3)
         fork_ms.append((time.perf_counter() - t) * 1000)
+        fork_cpu_ms.append((time.process_time() - c) * 1000)
         assert ex.error.value == "", ex.error.value
         t = time.perf_counter()
         ex.step()
@@ -166,6 +167,8 @@ def main() -> int:
     print(f"fork at 1,000 pods (click to forked cycle drawn): median {statistics.median(fork_ms):.1f} ms, "
           f"best {min(fork_ms):.1f}, worst {max(fork_ms):.1f} over {len(fork_ms)} forks at cycles "
           f"{picks[0]}-{picks[-1]} (goal < {FORK_GOAL_MS:.0f} ms)")
+    # On a shared machine the wall figure waits for the CPU; the process's CPU time does not.
+    print(f"  the same forks in CPU time: median {statistics.median(fork_cpu_ms):.1f} ms, best {min(fork_cpu_ms):.1f}")
     print(f"  then one Step (the next cycle simulated as needed): median {statistics.median(then_step_ms):.1f} ms")
     print(f"reset: median {statistics.median(reset_ms):.1f} ms over {len(reset_ms)}")
     over = [v for v, med in rows if med > TARGET_MS]

@@ -115,13 +115,16 @@ class Action:
 
 
 @contextlib.contextmanager
-def fewer_gc_passes(threshold0: int = 10_000) -> Iterator[None]:
+def fewer_gc_passes(threshold0: int = 200_000) -> Iterator[None]:
     """Let CPython's cyclic garbage collector start a pass less often during a long loop.
 
     A run allocates hundreds of thousands of small, acyclic, frozen API objects; with the
     default first threshold (700) the collector walks the young ones thousands of times
-    and rescans the whole store now and then, about a tenth of a 10,000-pod run. The old
-    thresholds come back when the loop ends, also on an error; nothing else changes.
+    and rescans the whole store now and then, about a tenth of a 10,000-pod run. At 10,000
+    it still took 0.2 s of a 1.9 s 10,000-pod run (32 passes); at 200,000, 0.12 s (3 passes)
+    and the same peak memory: the run makes almost no cyclic garbage, and what it makes waits
+    at most 200,000 allocations. The old thresholds come back when the loop ends, also on an
+    error; nothing else changes.
     """
     old = gc.get_threshold()
     if old[0] >= threshold0:
@@ -493,9 +496,16 @@ class Simulation:
         self.listeners, self.watchers = [], []
         # A real cluster's snapshot, like the manifest, never changes: the copy shares it.
         memo = {id(self.snapshot): self.snapshot} if self.snapshot is not None else {}
+        # The copy allocates tens of thousands of containers and frees none: without the cyclic
+        # collector, which would otherwise walk the whole heap (the trace, the saved states) a few
+        # times per copy, a 1,000-pod state copies in ~2 ms instead of ~100-400 ms here.
+        paused = gc.isenabled()
+        gc.disable()
         try:
             return copy.deepcopy(self, memo)
         finally:
+            if paused:
+                gc.enable()
             self.listeners, self.watchers = listeners, watchers
 
     # ------------------------------------------------------------------ reading the world

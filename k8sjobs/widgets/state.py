@@ -469,9 +469,10 @@ class ExplorerState:
     # ------------------------------------------------------------------ changing the run
 
     def _new_run(self, run: Run, notice: str) -> list[str]:
+        # A lazy fork already holds the cycle after the one shown (Step shows it at once); what comes
+        # after is simulated on the next move, not on the click's path.
         self.run = run
         self.cycle = min(self.cycle, self.n_cycles)
-        self._simulate_ahead()
         return self._accept("run", notice)
 
     def _with_limit(self, notice: str) -> str:

@@ -337,3 +337,22 @@ def test_in_a_big_run_the_pod_menu_is_refreshed_on_request():
     big.refresh_menus_button.click()
     assert "show cycle 3 " in big.menus_note.value
     assert [label.split(" · ")[1] for label, _ in big.pod_menu.options] == list(big.state.pod_phases().values())
+
+
+def test_the_slider_says_so_far_while_a_lazy_forks_cycles_are_still_being_simulated():
+    from test_state import WIDE
+
+    ex = Explorer(WIDE, seed=0, nodes=2, views=["counts"])
+    assert ex.slider.description == "Cycle"
+    ex.seek(40)
+    pod = next(n for n, phase in ex.state.pod_phases().items() if phase == "Running")
+    ex.act("fail_pod", name=pod, exit_code=3)
+    assert ex.error.value == "" and not ex.state.final
+    assert ex.slider.description == "Cycle (so far)" and "of M+" in ex.slider.tooltip
+    assert "cycle 40 of 41+" in ex.status.value and ex.slider.max == 41
+    ex.step()
+    assert ex.slider.value == 41 and ex.slider.max > 41, "the slider grows as the run is simulated"
+    ex.seek(10_000)  # past the end: refused, after simulating the rest of the run to know its end
+    assert "cycle 10000 does not exist" in ex.error.value and ex.state.final
+    ex.seek(ex.state.n_cycles)
+    assert ex.slider.description == "Cycle" and ex.slider.max == ex.state.n_cycles and ex.step_button.disabled

@@ -296,3 +296,51 @@ def test_run_fork_takes_actions_with_a_name_argument():
     replayed = Run(SAMPLE, actions=forked.actions)
     assert [c.headline.reason for c in replayed.cycles] == [c.headline.reason for c in forked.cycles]
     assert run.fork(3, "lose_node", name="node-1").actions[0].name == "lose_node"
+
+
+WIDE = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: wide}
+spec:
+  completions: 600
+  parallelism: 100
+  template:
+    metadata: {annotations: {sim.k8sjobs.io/duration: 30s..60s}}
+    spec: {restartPolicy: Never, containers: [{name: w, image: b}]}
+"""
+"""A run too big to fork to its end on the click (more than EAGER_FORK_WORK): the dashboard forks it lazily."""
+
+
+def test_a_big_run_forks_lazily_shows_m_plus_until_the_end_and_ends_as_the_whole_fork_does():
+    from k8sjobs.trace import render_trace
+    from k8sjobs.trace.run import work_done
+    from k8sjobs.widgets.state import EAGER_FORK_WORK
+
+    state = ExplorerState(WIDE, seed=0, nodes=2)
+    first = state.run
+    assert work_done(first.sim) > EAGER_FORK_WORK and state.final
+    state.seek(40)
+    pod = next(n for n, phase in state.pod_phases().items() if phase == "Running")
+    assert state.act("fail_pod", name=pod, exit_code=3) == []
+    assert not state.final and len(state.run) == 41, "the click simulates only up to the forked cycle"
+    assert state.status_line().startswith("cycle 40 of 41+ · ")
+    assert "cycle 41 is ready and the cycles after it are simulated as you step" in state.notice
+    assert state.step() and state.cycle == 41 and state.current.index == 41
+    assert len(state.run) > 41, "each move simulates a little ahead"
+    while state.step():
+        assert state.status_line().startswith(f"cycle {state.cycle} of {state.n_cycles}")
+    assert state.final and state.at_end and re.match(rf"cycle {state.n_cycles} of {state.n_cycles} · ",
+                                                     state.status_line())
+    whole = first.fork(40, "fail_pod", name=pod, exit_code=3)
+    assert render_trace(state.run.trace) == render_trace(whole.trace), "the same run, simulated in slices"
+    state.reset()
+    assert state.run is first and state.final, "Reset returns to the first run without simulating"
+
+
+def test_seeking_past_what_a_lazy_fork_has_simulated_extends_it():
+    state = ExplorerState(WIDE, seed=0, nodes=2)
+    state.seek(10)
+    assert state.act("scale", parallelism=50) == [] and not state.final
+    assert state.seek(200) == [] and state.cycle == 200 and len(state.run) >= 200
+    assert state.seek(10**6) != [] and state.cycle == 200, "a cycle past the end is refused; nothing moves"
