@@ -227,7 +227,7 @@ def text(trace: Trace, cycle: int) -> str:
     main, sub = _titles(trace, k, t, lad)
     rows = []
     for b in lad.batches:
-        names = ", ".join(b.created) if len(b.created) <= 4 else plural(len(b.created), "pod")
+        names = join_list(b.created) if len(b.created) <= 4 else plural(len(b.created), "pod")
         status = {"sent": pgettext("batch status", "sent"), "skipped": pgettext("batch status", "skipped"),
                   "failed": pgettext("batch status", "failed <- slow start stops")}[b.status]
         rows.append((b.number, b.size, len(b.created), b.failed, b.skipped, b.expect_add_after, status, names or "-"))
@@ -237,7 +237,10 @@ def text(trace: Trace, cycle: int) -> str:
     body = table(heads, rows, right=range(6))
     lines = [main, sub]
     if lad.indexes:
-        shown = ", ".join(str(i) for i in lad.indexes[:20]) + (" ..." if len(lad.indexes) > 20 else "")
+        shown = join_list(str(i) for i in lad.indexes[:20])
+        if len(lad.indexes) > 20:
+            # TRANSLATORS: a list cut short: {items} is its first items ("0, 1, 2"); Chinese writes "0、1、2……".
+            shown = pgettext("list cut short", "{items} ...").format(items=shown)
         lines.append(_("Completion indexes planned: {indexes}").format(indexes=shown))
     lines.append(body)
     return "\n".join(lines) + "\n"

@@ -338,7 +338,7 @@ def text(trace: Trace, cycle: int) -> str:
     cyc = trace.cycles[:k]
     if 0 < len(cyc) <= 30:
         cycles_line = _("Reconcile cycles so far: {n} (at t = {times} s)").format(
-            n=len(cyc), times=", ".join(secs(c.t) for c in cyc))
+            n=len(cyc), times=join_list(secs(c.t) for c in cyc))
     else:
         cycles_line = _("Reconcile cycles so far: {n}").format(n=len(cyc))
     if len(pods) > AGGREGATE_ABOVE:

@@ -97,3 +97,24 @@ def test_an_order_exercise_joins_its_two_sentences_as_the_language_does():
             assert not GLUED.search(message), message
     finally:
         set_language("en")
+
+
+def test_the_slow_start_and_timeline_lists_use_the_language_s_list_separator():
+    from k8sjobs import Run
+
+    wide = S._manifest("many", completions=30, parallelism=30, extra_spec="  completionMode: Indexed\n")
+    run = Run(wide, seed=0, nodes=3)
+    try:
+        for lang, sep, cut in (("zh-CN", "、", "……"), ("ru", ", ", " ..."), ("en", ", ", " ...")):
+            set_language(lang)
+            ladder = viz.text("slow_start", run.trace, 1).splitlines()
+            indexes = ladder[2]
+            assert indexes.endswith(sep.join(str(i) for i in range(17, 20)) + cut), indexes
+            pods = [line for line in ladder if line.lstrip().startswith("2 ")][0]
+            assert sep.rstrip() in pods and (sep == ", " or ", " not in pods), pods
+            quota = viz.text("slow_start", S.quota().trace, len(S.quota().trace.cycles))
+            assert "wide-h85nt" + sep + "wide-qrhjh" in quota, quota
+            cycles = viz.text("timeline", S.indexed().trace, 3).splitlines()[2]
+            assert "= " + sep.join(["0", "1", "3"]) + " " in cycles, cycles
+    finally:
+        set_language("en")
