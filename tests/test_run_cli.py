@@ -255,3 +255,14 @@ def test_bad_options_give_a_clear_message_and_a_non_zero_exit(good: Path, args, 
     proc = run([str(good), *args])
     assert (proc.returncode, proc.stdout) == (code, b"")
     assert message in proc.stderr.decode()
+
+
+def test_the_process_entry_point_runs_the_command_then_skips_the_collectors_pass_at_exit(good: Path):
+    # python -m k8sjobs and the k8sjobs script: the same output as the in-process main, and the cyclic
+    # collector off once the command is done (shutdown would otherwise walk every object left).
+    code = ("import gc, sys; from k8sjobs.__main__ import main; status = main(sys.argv[1:]); "
+            "print('gc', gc.isenabled(), status, file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code, "run", str(good), "--seed", "3"], capture_output=True,
+                          cwd=ROOT, check=False, timeout=120)
+    assert proc.stderr.decode().splitlines()[-1] == "gc False 0"
+    assert proc.stdout == run([str(good), "--seed", "3"]).stdout
