@@ -113,7 +113,8 @@ def test_a_choice_exercise_answers_by_label_and_the_answers_wait_folded_at_the_e
     answers = last.locator(".k8sjobs-answer")
     assert answers.count() == 2, "both exercises were confirmed"
     assert not last.locator(".k8sjobs-answer-text").first.is_visible(), "folded after Run All"
-    assert "The pi pod is deleted at t = 6 s" in answers.first.inner_text(), "the question shows"
+    # textContent: the cell has just scrolled in and may not be drawn yet (content-visibility: auto)
+    assert "The pi pod is deleted at t = 6 s" in (answers.first.text_content() or ""), "the question shows"
     probe.shot("answers-folded", scroll_to=last)
     answers.nth(1).locator("summary").click()
     last.locator(".k8sjobs-answer-text").nth(1).wait_for(state="visible", timeout=10_000)

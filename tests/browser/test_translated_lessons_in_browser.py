@@ -183,7 +183,9 @@ def step_and_answer(probe, language: str, want: dict, app: str) -> None:
     probe.shot(f"{app}-{language}-after-step", scroll_to=STATUS)
     box = probe.page.locator(".k8sjobs-exercise").first
     box.scroll_into_view_if_needed()
-    assert SCRIPT[language].search(box.inner_text()), "the exercise's prompt is in the language"
+    # textContent, not innerText: JupyterLab leaves a cell that has just scrolled in undrawn until
+    # the next frame (content-visibility: auto), and innerText of an undrawn cell is ''
+    assert SCRIPT[language].search(box.text_content() or ""), "the exercise's prompt is in the language"
     box.get_by_role("textbox").fill("41")
     box.get_by_role("button", name=want["check"]).click()
     feedback = box.locator(".k8sjobs-exercise-feedback")
