@@ -365,8 +365,12 @@ def x_end(t: float) -> float:
 
 
 def cycle_word(cycle: int, t: float, trace: Trace | None = None) -> str:
-    """``cycle 4 (t=32 s)``, ``before the first cycle (t=0 s)``, or at cycle 0 of a run from a
-    real cluster's snapshot ``the snapshot of 2025-06-02T08:01:29Z (t=89 s)``."""
+    """``cycle 4 (t=32 s)``, ``the start (t=0 s)``, or at cycle 0 of a run from a real cluster's
+    snapshot ``the snapshot of 2025-06-02T08:01:29Z (t=89 s)``.
+
+    It follows "up to", "after" and "at" in the view titles, so every form is a noun phrase:
+    "up to before the first cycle" did not read as English.
+    """
     if cycle:
         # TRANSLATORS: "{when}" in view titles: a reconcile cycle and its simulated time.
         return _("cycle {cycle} (t={t} s)").format(cycle=cycle, t=secs(t))
@@ -374,8 +378,9 @@ def cycle_word(cycle: int, t: float, trace: Trace | None = None) -> str:
         # TRANSLATORS: "{when}" in view titles at cycle 0 of a run that starts from a real cluster's
         # snapshot; {time} is the cluster's RFC 3339 time, {t} seconds since the Job's creation.
         return _("the snapshot of {time} (t={t} s)").format(time=trace.snapshot_at, t=secs(t))
-    # TRANSLATORS: "{when}" in view titles at cycle 0.
-    return _("before the first cycle (t=0 s)")
+    # TRANSLATORS: "{when}" in view titles at cycle 0, before the first reconcile cycle; English puts it
+    # after "up to", "after" and "at" ("up to the start (t=0 s)"); a translation may say "before the first cycle".
+    return _("the start (t=0 s)")
 
 
 def now_line(t: float, label: str, *, right: float | None = None,

@@ -205,7 +205,7 @@ def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], w
     counts = dict.fromkeys(OUTCOMES, 0)
     for h in pods:
         counts[h.outcome(t)] += 1
-    # TRANSLATORS: {job} is job.batch/NAME; {when} is "cycle 4 (t=32 s)" or "before the first cycle (t=0 s)".
+    # TRANSLATORS: {job} is job.batch/NAME; {when} is "cycle 4 (t=32 s)" or "the start (t=0 s)".
     main = _("Pods of {job} over time, up to {when} (aggregated)").format(job=job_ref(trace), when=cycle_word(k, t, trace))
     parts = [plural(counts[o], o) for o in OUTCOMES if counts[o]]
     # TRANSLATORS: {pods} is "1,200 pods"; {outcomes} lists counts by outcome ("3 running, 2 failed").

@@ -67,7 +67,7 @@ def check_initial(probe) -> None:
     expect_status(probe, S0)
     wait_trace_len(probe, "reconcile cycles", 0)
     assert probe.count(f"{EXPLORER} .js-plotly-plot") == 1, "only the visible view is built"
-    assert "before the first cycle" in timeline_title(probe)
+    assert "up to the start (t=0 s)" in timeline_title(probe)
     assert probe.plotly_bar_count(root=TIMELINE) == 0
 
 

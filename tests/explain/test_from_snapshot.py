@@ -46,7 +46,7 @@ def test_the_views_at_cycle_0_say_it_is_the_snapshot_not_the_jobs_creation() -> 
     assert view_figure("timeline", trace, 0).layout.title.text.startswith(
         "Pods of job.batch/report over time, up to the snapshot of 2025-06-02T08:01:00Z (t=60 s)")
     assert "the snapshot of 2025-06-02T08:01:00Z (t=60 s)" in view_text("control_loop", trace, 0)
-    assert "before the first cycle" not in view_text("counts", trace, 0)
+    assert "the start (t=0 s)" not in view_text("counts", trace, 0)
 
 
 def test_the_why_pane_at_cycle_0_gives_the_snapshots_time_and_says_the_next_sync_comes() -> None:
