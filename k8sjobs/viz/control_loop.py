@@ -23,6 +23,7 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
 from ._common import (
+    FIGURE_PX,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -32,8 +33,9 @@ from ._common import (
     plural,
     resolve,
     secs,
+    text_px,
     title,
-    wrap,
+    wrap_px,
 )
 
 VIEW = "control_loop"
@@ -215,8 +217,73 @@ def _titles(trace: Trace, cycle: int, st: list[Step]) -> tuple[str, str]:
     return main, _short(c.headline.reason, 160)
 
 
-def figure(trace: Trace, cycle: int):
-    """The loop with the chosen cycle's steps lit."""
+FITS_WIDTH = True
+"""This view fits the text of its boxes to the figure's width (``figure(..., width_px=...)``)."""
+HEIGHT = 560
+MARGIN = {"t": 105, "l": 10, "r": 10, "b": 10}
+X_RANGE = (0.0, 10.0)
+Y_RANGE = (-0.1, 5.9)
+"""The canvas: boxes in the middle; room above the top row and below the bottom row for the
+labels of the arrows between two boxes of a row (the gap between them is narrower than a word)."""
+BOX_SIZE, FLOW_SIZE = 11, 10
+LINE_PX = 1.3 * BOX_SIZE
+FLOW_LINE_PX = 1.3 * FLOW_SIZE
+"""Font sizes of a box's text and of an arrow's label, and the height plotly gives one of their lines."""
+BOX_PAD_PX = 6
+"""Room kept free inside a box's border on every side."""
+FLOW_PX = 150
+"""Width an arrow's label may take."""
+
+
+def px_per_unit(width_px: float) -> tuple[float, float]:
+    """Pixels per canvas unit, across and up, in a figure ``width_px`` wide."""
+    plot_w = width_px - MARGIN["l"] - MARGIN["r"]
+    plot_h = HEIGHT - MARGIN["t"] - MARGIN["b"]
+    return plot_w / (X_RANGE[1] - X_RANGE[0]), plot_h / (Y_RANGE[1] - Y_RANGE[0])
+
+
+def _fit(text: str, room: float, size: float, *, bold: bool = False) -> list[str]:
+    # Lines of at most `room` px; a word wider than the room (a long pod name in a narrow
+    # figure) is cut between characters, since plotly would draw it across the box's border.
+    scale = 1.1 if bold else 1.0
+    out: list[str] = []
+    for line in wrap_px(text, room / scale, size):
+        while text_px(line, size, bold=bold) > room and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and text_px(line[:cut], size, bold=bold) > room:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return out
+
+
+def box_lines(step: Step, width_px: float = FIGURE_PX) -> tuple[list[str], list[str]]:
+    """The lines written in a step's box, as plain text: its (bold) label, then what it says, as
+    many as fit in the box in a figure ``width_px`` wide (the last ends with "…" when cut)."""
+    ux, uy = px_per_unit(width_px)
+    room = BOX_W * ux - 2 * BOX_PAD_PX
+    most = int((BOX_H * uy - 2 * BOX_PAD_PX) // LINE_PX)
+    mark = "▶ " if step.primary else ""
+    head = _fit(mark + step.label, room, BOX_SIZE, bold=True)
+    body = _fit(step.says, room, BOX_SIZE)
+    keep = max(0, most - len(head))
+    if len(body) > keep:
+        body = body[:keep]
+        if body:
+            last = body[-1]
+            while last and text_px(last + "…", BOX_SIZE) > room:
+                last = last[:-1]
+            body[-1] = last.rstrip() + "…"
+    return head, body
+
+
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The loop with the chosen cycle's steps lit.
+
+    ``width_px``: the narrowest the figure will be drawn; the text of each box is wrapped
+    (and if need be cut) to fit inside its box at that width.
+    """
     st = steps(trace, cycle)
     main, sub = _titles(trace, cycle, st)
     shapes: list[dict[str, Any]] = []
@@ -229,10 +296,10 @@ def figure(trace: Trace, cycle: int):
                        "line": {"color": INK if s.active else MUTED,
                                 "width": 4 if s.primary else (2 if s.active else 1),
                                 "dash": "solid" if s.active else "dot"}})
-        mark = "▶ " if s.primary else ""
+        head, body = box_lines(s, width_px)
+        text = "<br>".join([f"<b>{line}</b>" for line in head] + body)
         notes.append({"x": x, "y": y, "xref": "x", "yref": "y", "showarrow": False, "align": "center",
-                      "text": f"<b>{mark}{s.label}</b><br>{_wrap(s.says, 42)}",
-                      "font": {"size": 11, "color": INK if s.active else MUTED}})
+                      "text": text, "font": {"size": BOX_SIZE, "color": INK if s.active else MUTED}})
     order = [s.id for s in st]
     for a, b in zip(order, order[1:] + order[:1]):
         (x0, y0), (x1, y1) = POSITIONS[a], POSITIONS[b]
@@ -242,24 +309,35 @@ def figure(trace: Trace, cycle: int):
         notes.append({"x": head[0], "y": head[1], "ax": tail[0], "ay": tail[1], "xref": "x", "yref": "y",
                       "axref": "x", "ayref": "y", "showarrow": True, "arrowhead": 3, "arrowsize": 1.3,
                       "arrowwidth": 2, "arrowcolor": INK, "text": ""})
-        mx, my = (tail[0] + head[0]) / 2, (tail[1] + head[1]) / 2
-        notes.append({"x": mx, "y": my + (0.45 if y0 == y1 else 0.0), "xref": "x", "yref": "y",
-                      "showarrow": False, "text": f"<i>{_wrap(_(FLOW[(a, b)]), 16)}</i>",
-                      "xanchor": "center" if y0 == y1 else ("right" if x1 < x0 else "left"), "xshift": 0 if y0 == y1
-                      else (-8 if x1 < x0 else 8), "font": {"size": 10, "color": "#555555"}})
+        notes.append(_flow_label(a, b, tail, head, width_px))
     data = [{"type": "scatter", "x": [POSITIONS[s.id][0] for s in st], "y": [POSITIONS[s.id][1] for s in st],
              "mode": "markers", "marker": {"size": 1, "color": "rgba(0,0,0,0)"}, "hoverinfo": "text",
              "hovertext": [f"{s.label}: {s.says}" for s in st], "showlegend": False, "name": "steps"}]
-    layout = {"title": title(main, sub), "height": 520, "margin": {"t": 105, "l": 10, "r": 10, "b": 10},
-              "xaxis": {"visible": False, "range": [0, 10], "fixedrange": True},
-              "yaxis": {"visible": False, "range": [0.3, 5.6], "fixedrange": True},
+    layout = {"title": title(main, sub, width_px=width_px), "height": HEIGHT, "margin": dict(MARGIN),
+              "xaxis": {"visible": False, "range": list(X_RANGE), "fixedrange": True},
+              "yaxis": {"visible": False, "range": list(Y_RANGE), "fixedrange": True},
               "shapes": shapes, "annotations": notes, "showlegend": False}
     return make_figure(data, layout, view=VIEW)
 
 
-def _wrap(text: str, width: int) -> str:
-    lines = wrap(text, width)
-    return "<br>".join(lines[:5]) + ("…" if len(lines) > 5 else "")
+def _flow_label(a: str, b: str, tail: tuple[float, float], head: tuple[float, float],
+                width_px: float) -> dict[str, Any]:
+    # What travels along the arrow from a to b. Between two boxes of a row the gap is
+    # narrower than a word, so the label goes above the top row or below the bottom row;
+    # beside a slanted arrow it goes on the arrow's outer side.
+    (x0, y0), (x1, y1) = POSITIONS[a], POSITIONS[b]
+    mx, my = (tail[0] + head[0]) / 2, (tail[1] + head[1]) / 2
+    room = min(FLOW_PX, px_per_unit(width_px)[0] * 3.4)  # two labels above the top row never meet
+    text = "<br>".join(_fit(_(FLOW[(a, b)]), room, FLOW_SIZE))
+    note: dict[str, Any] = {"x": mx, "xref": "x", "yref": "y", "showarrow": False, "text": f"<i>{text}</i>",
+                            "font": {"size": FLOW_SIZE, "color": "#555555"}}
+    if y0 == y1:
+        top = y0 > 3
+        edge = y0 + BOX_H / 2 if top else y0 - BOX_H / 2
+        note.update(y=edge, yanchor="bottom" if top else "top", yshift=3 if top else -3, xanchor="center")
+    else:
+        note.update(y=my, xanchor="right" if x1 < x0 else "left", xshift=-8 if x1 < x0 else 8)
+    return note
 
 
 def text(trace: Trace, cycle: int) -> str:
@@ -275,4 +353,4 @@ def text(trace: Trace, cycle: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["STEPS", "Step", "figure", "steps", "text"]
+__all__ = ["STEPS", "Step", "box_lines", "figure", "px_per_unit", "steps", "text"]

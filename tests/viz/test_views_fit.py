@@ -12,7 +12,7 @@ import pytest
 import viz_scenarios as S
 
 from k8sjobs import i18n, viz
-from k8sjobs.viz._common import figure_title
+from k8sjobs.viz._common import FIGURE_PX, NARROW_FIGURE_PX, figure_title, text_px
 
 LANGUAGES = ("en", "zh-CN", "ru")
 
@@ -31,3 +31,57 @@ def test_english_titles_at_cycle_0_say_up_to_after_and_at_a_moment_not_before_th
         main = figure_title(viz.figure(view, trace, 0)).splitlines()[0]
         assert not re.search(r"\b(up to|after|at) before\b", main), f"{view}: {main!r}"
         assert viz.text(view, trace, 0).splitlines()[0] == main
+
+
+def _loop_cases():
+    for name in ("quota", "backoff", "scale_down", "lag", "per_index"):
+        trace = S.ALL[name]().trace
+        n = len(trace.cycles)
+        for k in sorted({0, 1, 2, 3, 4, n // 3, n // 2, n - 1, n}):
+            yield name, trace, k
+
+
+def _to_px(fig, width_px):
+    """Canvas -> pixel converters of a figure drawn ``width_px`` wide (x from the plot's left, y from its bottom)."""
+    lay = fig.layout
+    (x0, x1), (y0, y1) = lay.xaxis.range, lay.yaxis.range
+    pw = width_px - lay.margin.l - lay.margin.r
+    ph = lay.height - lay.margin.t - lay.margin.b
+    return (lambda x: (x - x0) / (x1 - x0) * pw), (lambda y: (y - y0) / (y1 - y0) * ph)
+
+
+def _text_box(note, to_x, to_y, line_px):
+    """(left, right, bottom, top) in px of an annotation's text, from its anchor and its lines."""
+    lines = note.text.split("<br>")
+    w = max(text_px(line, note.font.size, bold="<b>" in line) for line in lines)
+    h = len(lines) * line_px
+    x, y = to_x(note.x) + (note.xshift or 0), to_y(note.y) + (note.yshift or 0)
+    left = {"left": x, "right": x - w}.get(note.xanchor, x - w / 2)
+    bottom = {"bottom": y, "top": y - h}.get(note.yanchor, y - h / 2)
+    return left, left + w, bottom, bottom + h
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_control_loops_box_text_stays_inside_its_box_and_arrow_labels_outside_every_box(language, narrow):
+    from k8sjobs.viz import control_loop as cl
+
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name, trace, k in _loop_cases():
+        fig = viz.figure("control_loop", trace, k, narrow=narrow)
+        to_x, to_y = _to_px(fig, width)
+        boxes = [(to_x(s.x0), to_x(s.x1), to_y(s.y0), to_y(s.y1)) for s in fig.layout.shapes]
+        assert len(boxes) == 5
+        texts = [a for a in fig.layout.annotations if a.text and not a.showarrow and a.font.size == cl.BOX_SIZE]
+        labels = [a for a in fig.layout.annotations if a.text and not a.showarrow and a.font.size == cl.FLOW_SIZE]
+        assert len(texts) == 5 and len(labels) == 5
+        for note, (bx0, bx1, by0, by1) in zip(texts, boxes, strict=True):
+            left, right, bottom, top = _text_box(note, to_x, to_y, cl.LINE_PX)
+            where = (language, name, k, note.text)
+            assert bx0 < left and right < bx1, (*where, left, right, bx0, bx1)
+            assert by0 < bottom and top < by1, (*where, bottom, top, by0, by1)
+        for note in labels:
+            left, right, bottom, top = _text_box(note, to_x, to_y, cl.FLOW_LINE_PX)
+            for bx0, bx1, by0, by1 in boxes:
+                apart = right <= bx0 or left >= bx1 or top <= by0 or bottom >= by1
+                assert apart, (language, name, k, note.text, (left, right, bottom, top), (bx0, bx1, by0, by1))
+            assert bottom >= 0 and top <= to_y(fig.layout.yaxis.range[1]), (language, note.text)
