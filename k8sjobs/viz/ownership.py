@@ -24,6 +24,7 @@ from k8sjobs.trace.recorder import Trace, WorldState
 from k8sjobs.trace.records import pod_index
 
 from ._common import (
+    FIGURE_PX,
     INK,
     LEGEND_BOTTOM,
     MUTED,
@@ -36,7 +37,9 @@ from ._common import (
     plural,
     resolve,
     table,
+    text_px,
     title,
+    wrap_px,
 )
 
 VIEW = "ownership"
@@ -199,8 +202,37 @@ def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
     return main, sub
 
 
-def figure(trace: Trace, cycle: int):
-    """The ownership graph after ``cycle``."""
+FITS_WIDTH = True
+"""This view makes room for the Job's label at the figure's width (``figure(..., width_px=...)``)."""
+MARGIN = {"t": 105, "l": 20, "r": 20, "b": 95}
+X_RIGHT = 2.55
+"""Right end of the x axis: room right of the nodes (x = 2) for their labels."""
+
+
+JOB_LABEL_PX = 160
+"""Width the Job's counts wrap to (Russian counts are 262 px on one line), at every figure width:
+a half-width figure changes its layout, not its data."""
+
+
+def job_label(name: str, status: str) -> list[str]:
+    """The lines under the Job's marker: its name (bold), then its counts, wrapped to :data:`JOB_LABEL_PX`."""
+    return [f"<b>{name}</b>", *wrap_px(status, JOB_LABEL_PX)]
+
+
+def x_range(lines: list[str], width_px: float = FIGURE_PX) -> list[float]:
+    """The x axis range: the Job at x = 0 far enough from the plot's left edge that its
+    label, centred under it, is not cut (plotly clips marker text at the plot's edge); at
+    least 0.3 of a unit, as before."""
+    need = max(text_px(line, 12, bold="<b>" in line) for line in lines) / 2 + 4  # px of plot left of the Job
+    plot_w = width_px - MARGIN["l"] - MARGIN["r"]
+    return [round(min(-0.3, -need * X_RIGHT / (plot_w - need)), 4), X_RIGHT]
+
+
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The ownership graph after ``cycle``.
+
+    ``width_px``: the narrowest the figure will be drawn; the Job's label fits in it.
+    """
     g = graph(trace, cycle)
     k, t = g.graph["cycle"], g.graph["t"]
     main, sub = _titles(trace, k, t, g)
@@ -220,8 +252,9 @@ def figure(trace: Trace, cycle: int):
                      "line": {"color": color, "width": 1.2, "dash": dash}})
     jx, jy = pos[f"job/{trace.job_name}"]
     jd = g.nodes[f"job/{trace.job_name}"]
+    job_lines = job_label(jd["label"], jd["status"])
     data.append({"type": "scatter", "mode": "markers+text", "x": [jx], "y": [jy], "name": "Job",
-                 "text": [f"<b>{jd['label']}</b><br>{jd['status']}"], "textposition": "bottom center",
+                 "text": ["<br>".join(job_lines)], "textposition": "bottom center",
                  "marker": {"symbol": "square", "size": 26, "color": "#FFFFFF", "line": {"color": INK, "width": 2.5}},
                  "hoverinfo": "text", "hovertext": [f"{jd['label']}: {jd['status']}"]})
     grouped = g.graph["grouped"]
@@ -260,9 +293,9 @@ def figure(trace: Trace, cycle: int):
              for x, w in ((0, "Job"), (1, _("Pods (by node, then phase)") if not grouped else
                                        _("Pods grouped by node, phase")), (2, _("Nodes")))]
     layout = {
-        "title": title(main, sub), "height": min(1000, max(380, 22 * n_rows + 200)),
-        "margin": {"t": 105, "l": 20, "r": 20, "b": 95},
-        "xaxis": {"visible": False, "range": [-0.3, 2.55], "fixedrange": True},
+        "title": title(main, sub, width_px=width_px), "height": min(1000, max(380, 22 * n_rows + 200)),
+        "margin": dict(MARGIN),
+        "xaxis": {"visible": False, "range": x_range(job_lines, width_px), "fixedrange": True},
         # Room above the top marker and below the lowest one for their two-line labels.
         "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.12, 1.16]},
         "annotations": notes, "showlegend": True,

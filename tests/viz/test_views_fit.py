@@ -85,3 +85,19 @@ def test_the_control_loops_box_text_stays_inside_its_box_and_arrow_labels_outsid
                 apart = right <= bx0 or left >= bx1 or top <= by0 or bottom >= by1
                 assert apart, (language, name, k, note.text, (left, right, bottom, top), (bx0, bx1, by0, by1))
             assert bottom >= 0 and top <= to_y(fig.layout.yaxis.range[1]), (language, note.text)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_ownership_views_job_label_is_not_cut_at_the_plots_left_edge(language, narrow):
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name in ("scale_down", "quota", "backoff", "indexed"):
+        trace = S.ALL[name]().trace
+        for k in (0, 1, len(trace.cycles)):
+            fig = viz.figure("ownership", trace, k, narrow=narrow)
+            job = next(tr for tr in fig.data if tr.name == "Job")
+            to_x, _to_y = _to_px(fig, width)
+            lines = job.text[0].split("<br>")
+            half = max(text_px(line, 12, bold="<b>" in line) for line in lines) / 2
+            # Centred under the Job; plotly clips marker text at the plot's edge.
+            assert to_x(job.x[0]) - half >= 0, (language, name, k, lines, to_x(job.x[0]) - half)
+            assert all(line.strip() for line in lines)
