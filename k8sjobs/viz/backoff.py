@@ -29,6 +29,7 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import PodHistory
 
 from ._common import (
+    FIGURE_PX,
     INK,
     LEGEND_BOTTOM,
     MUTED,
@@ -42,12 +43,18 @@ from ._common import (
     resolve,
     secs,
     table,
+    text_px,
     title,
     x_end,
 )
 
 VIEW = "backoff"
-PLOT_WIDTH_PX = 1000
+FITS_WIDTH = True
+"""This view fits its labels to the figure's width (``figure(..., width_px=...)``)."""
+MARGIN = {"t": 105, "l": 10, "r": 30, "b": 115}
+LABEL_SIZE = 11
+MARK_PX = 10
+"""Room between a start mark's position and its label (half the triangle and a gap)."""
 MAX_TEXT_ROWS = 100
 """The text twin lists at most this many failures (the latest)."""
 MAX_MARKS = 400
@@ -256,11 +263,42 @@ def _bar_text(f: Failure) -> str:
     return f"n={f.n}: {delay_formula(f.n)}"
 
 
-def _right(t: float, shown: list[Failure]) -> float:
-    # The run so far, every wait that ran out or is running (room for the start labels) and
-    # room for the "index failed" words.
-    return max([x_end(t)] + [1.15 * f.next_start for f in shown if f.status in ("waited", "waiting")]
-               + [f.t * 1.3 for f in shown if f.status == "index failed"])
+def plot_px(lanes: list[str], width_px: float = FIGURE_PX) -> float:
+    """The plot's width in a figure ``width_px`` wide: what the margins and the lane names
+    (plotly's automargin makes room for the widest, at 12 px, plus its tick gap) leave."""
+    names = max((text_px(n, 12) for n in lanes), default=0.0)
+    return max(width_px - MARGIN["l"] - MARGIN["r"] - names - 6, 60.0)
+
+
+def _ends_at(x: float, label_px: float, plot: float) -> float:
+    # The smallest right end R of the axis [-0.02 R, R] for which a label of label_px pixels
+    # written right of x ends inside a plot `plot` pixels wide. A label wider than 0.7 of the
+    # plot (a narrow pane) gets the rest of it at most, so the axis does not shrink to nothing.
+    a = min(label_px / plot, 0.7)
+    return x / (1.02 * (1 - a) - 0.02)
+
+
+def _right(t: float, shown: list[Failure], labels: dict[int, str], plot: float, limit: int | None) -> float:
+    # The run so far, every wait that ran out or is running with room for its start label
+    # right of it (labels by id of the failure), and room for the "index failed" words.
+    ends = [x_end(t)]
+    for f in shown:
+        if f.status in ("waited", "waiting"):
+            ends.append(_ends_at(f.next_start, MARK_PX + text_px(labels.get(id(f), ""), LABEL_SIZE), plot))
+        elif f.status == "index failed":
+            ends.append(_ends_at(f.t, MARK_PX + text_px(_index_failed(f, limit), LABEL_SIZE), plot))
+    return max(ends)
+
+
+def _start_words(f: Failure, formula: bool) -> str:
+    # Right of a start mark: when, and the formula too when its bar is too short to hold it.
+    if formula:
+        return _("{formula} → may start at {t} s").format(formula=_bar_text(f), t=secs(f.next_start))
+    return _("may start at {t} s").format(t=secs(f.next_start))
+
+
+def _index_failed(f: Failure, limit: int | None) -> str:
+    return _("index failed ({n} > backoffLimitPerIndex {limit})").format(n=f.n, limit=limit)
 
 
 def _lane(s: BackoffStory, f: Failure) -> str:
@@ -296,8 +334,12 @@ def _wait_sync_hover(w: Wait) -> str:
                     n).format(n=n, **values)
 
 
-def figure(trace: Trace, cycle: int):
-    """Failures, their waits, resets and creations up to ``cycle``."""
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """Failures, their waits, resets and creations up to ``cycle``.
+
+    ``width_px``: the narrowest the figure will be drawn; the axis leaves room right of each
+    start mark for its label, and a bar holds its formula only where it fits.
+    """
     k, t, _c = resolve(trace, cycle)
     s = story(trace, k)
     main, sub = _titles(trace, k, t, s)
@@ -318,10 +360,38 @@ def figure(trace: Trace, cycle: int):
         ([waits_lane] if s.waits else [])
     cats = top + lanes
     data: list[dict[str, Any]] = []
-    span = _right(t, shown)
     served = [f for f in shown if f.status in ("waited", "waiting")]
     moot = [f for f in shown if f.status in ("superseded", "reset", "job failed")]
-    fits = {id(f): f.delay / span * PLOT_WIDTH_PX >= 6.2 * len(_bar_text(f)) + 10 for f in shown}
+    plot = plot_px(cats, width_px)
+
+    # The axis leaves room right of each start mark for "may start at ..." (and for the "index
+    # failed" words). The formula goes in its bar where the bar's visible part holds it (a
+    # superseded wait may run past the axis), else after the start mark where there is room,
+    # else in the bar if plotly's shrinking of text that does not fit keeps 60% of its size;
+    # the hover always has it.
+    right = _right(t, shown, {} if s.per_index else {id(f): _start_words(f, False) for f in served}, plot,
+                   s.limit)
+
+    def px(x: float) -> float:
+        return (x + 0.02 * right) / (1.02 * right) * plot
+
+    def bar_px(f: Failure) -> float:
+        return px(min(f.t + f.delay, right)) - px(f.t)
+
+    fits = {id(f): bar_px(f) >= text_px(_bar_text(f), LABEL_SIZE) + 10 for f in shown}
+    start_words: dict[int, str] = {}
+    for f in served:
+        words = _start_words(f, not fits[id(f)])
+        room = plot - px(f.next_start) - MARK_PX
+        if not fits[id(f)] and text_px(words, LABEL_SIZE) > room:
+            # Two lines: the formula, then when (a capped delay's formula is long).
+            two = [_bar_text(f), _start_words(f, False)]
+            if max(text_px(w, LABEL_SIZE) for w in two) <= room:
+                words = "<br>".join(two)
+            else:
+                words = _start_words(f, False)
+                fits[id(f)] = bar_px(f) >= 0.6 * text_px(_bar_text(f), LABEL_SIZE) + 10
+        start_words[id(f)] = words
     for name, group, opacity in ((_("wait (new pod not before its end)"), served, 1.0),
                                  (_("wait that never ran out (superseded, reset or Job failed)"), moot, 0.35)):
         data.append({"type": "bar", "orientation": "h", "name": name, "y": [_lane(s, f) for f in group],
@@ -331,8 +401,7 @@ def figure(trace: Trace, cycle: int):
                      "marker": bar_marker("failed", color="#F4B183"),
                      "customdata": [_wait_hover(f) for f in group],
                      "hovertemplate": "%{customdata}<extra></extra>"})
-    failed_text = [_("index failed ({n} > backoffLimitPerIndex {limit})").format(n=f.n, limit=s.limit)
-                   if f.status == "index failed" else "" for f in shown]
+    failed_text = [_index_failed(f, s.limit) if f.status == "index failed" else "" for f in shown]
     data.append({"type": "scatter", "mode": "markers+text", "name": _("pod failed"),
                  "y": [_lane(s, f) for f in shown], "x": [f.t for f in shown], "text": failed_text,
                  "textposition": "middle right", "textfont": {"size": 11},
@@ -342,9 +411,7 @@ def figure(trace: Trace, cycle: int):
                                for f in shown], "hoverinfo": "text"})
     # The start mark says when and why; it repeats the formula when the bar was too short to hold it.
     # Per-index lanes hold several waits in a row, so there the words stay in the hover.
-    start_text = [] if s.per_index else [
-        (_("may start at {t} s").format(t=secs(f.next_start)) if fits[id(f)] else
-         _("{formula} → may start at {t} s").format(formula=_bar_text(f), t=secs(f.next_start))) for f in served]
+    start_text = [] if s.per_index else [start_words[id(f)] for f in served]
     data.append({"type": "scatter", "mode": "markers" if s.per_index else "markers+text",
                  "name": _("new pod may start"), "y": [_lane(s, f) for f in served],
                  "x": [f.next_start for f in served], "text": start_text, "textposition": "middle right",
@@ -388,8 +455,12 @@ def figure(trace: Trace, cycle: int):
         shapes.append(shape)
         notes.append(note)
     if s.job_failed_at is not None:
-        notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": _("Job failed"),
-                      "showarrow": True, "arrowhead": 2, "ay": 30, "ax": 0, "font": {"size": 11}})
+        # Centred under its arrow unless that runs past the figure's right edge.
+        words = _("Job failed")
+        x_px = (s.job_failed_at + 0.02 * right) / (1.02 * right) * plot
+        anchor = "right" if x_px + text_px(words, LABEL_SIZE) / 2 > plot + MARGIN["r"] - 2 else "center"
+        notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": words, "xanchor": anchor,
+                      "showarrow": True, "arrowhead": 2, "ay": 30, "ax": 0, "font": {"size": LABEL_SIZE}})
     if dropped:
         notes.append({"xref": "paper", "yref": "paper", "x": 1, "y": -0.1, "xanchor": "right", "showarrow": False,
                       "text": ngettext("{n} earlier lane not shown", "{n} earlier lanes not shown", dropped).format(
@@ -397,10 +468,9 @@ def figure(trace: Trace, cycle: int):
     if not fails:
         notes.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.3, "showarrow": False,
                       "text": _("no pod has failed yet"), "font": {"size": 13, "color": MUTED}})
-    right = _right(t, shown)
     layout = {
-        "title": title(main, sub), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
-        "margin": {"t": 105, "l": 10, "r": 30, "b": 115},
+        "title": title(main, sub, width_px=width_px), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
+        "margin": dict(MARGIN),
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [-0.02 * right, right]},
         "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": cats, "autorange": "reversed",
                   "automargin": True},

@@ -77,7 +77,9 @@ def test_the_waits_double_from_ten_seconds_and_stop_at_the_cap():
     assert backoff.delay_formula(3) == "10·2^(3−1) = 40 s"
     assert backoff.delay_formula(7) == "10·2^(7−1) = 640 s, capped at 600 s"
     fig = viz.figure("backoff", trace, len(trace.cycles))
-    labels = [t for tr in fig.data if tr.type == "bar" for t in tr.text if t]
+    # In its bar, or (a bar too short to hold it) on the first line right of its start mark.
+    labels = [line for tr in fig.data if tr.type == "bar" or tr.mode == "markers+text" for t in tr.text if t
+              for line in t.split("<br>")]
     assert "n=7: 10·2^(7−1) = 640 s, capped at 600 s" in labels
 
 

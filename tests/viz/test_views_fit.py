@@ -101,3 +101,39 @@ def test_the_ownership_views_job_label_is_not_cut_at_the_plots_left_edge(languag
             # Centred under the Job; plotly clips marker text at the plot's edge.
             assert to_x(job.x[0]) - half >= 0, (language, name, k, lines, to_x(job.x[0]) - half)
             assert all(line.strip() for line in lines)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_backoff_views_labels_end_inside_the_plot_and_bar_texts_inside_their_bars(language, narrow):
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name in ("backoff", "backoff_cap", "per_index"):
+        trace = S.ALL[name]().trace
+        n = len(trace.cycles)
+        for k in sorted({1, n // 3, n // 2, 2 * n // 3, n}):
+            fig = viz.figure("backoff", trace, k, narrow=narrow)
+            lay = fig.layout
+            lo, hi = lay.xaxis.range
+            # The lane names take the left of the figure (plotly's automargin), then the plot.
+            names = max(text_px(c, 12) for c in lay.yaxis.categoryarray)
+            plot = width - lay.margin.l - lay.margin.r - names - 6
+
+            def px(x, lo=lo, hi=hi, plot=plot):
+                return (x - lo) / (hi - lo) * plot
+
+            for tr in fig.data:
+                if tr.type == "scatter" and tr.mode == "markers+text":
+                    for x, words in zip(tr.x, tr.text or (), strict=False):
+                        if words and plot > 300:  # a half-width pane may be too narrow for any label
+                            end = px(x) + 10 + max(text_px(line, 11) for line in words.split("<br>"))
+                            assert end <= plot + 1, (language, name, k, words, round(end), round(plot))
+                if tr.type == "bar":
+                    for base, dx, words in zip(tr.base, tr.x, tr.text, strict=True):
+                        if words:
+                            # Plotly shrinks text that does not fit inside its bar: to no less than 60%.
+                            seen = px(min(base + dx, hi)) - px(base)
+                            assert 0.6 * text_px(words, 11) + 10 <= seen + 0.5, (language, name, k, words, seen)
+            for a in lay.annotations:
+                if a.xref == "x" and a.text and a.showarrow:
+                    w = text_px(a.text, a.font.size)
+                    right = px(a.x) + {"right": 0, "left": w}.get(a.xanchor, w / 2)
+                    assert right <= plot + lay.margin.r, (language, name, k, a.text, right)
