@@ -14,6 +14,7 @@ The view shows the chosen cycle if it scaled down, else the latest one before it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, Decision
 
 from ._common import (
+    FIGURE_PX,
     HIGHLIGHT,
     INK,
     cycle_word,
@@ -33,9 +35,10 @@ from ._common import (
     plural,
     resolve,
     secs,
-    strip_html,
     table,
+    text_px,
     title,
+    wrap_px,
 )
 
 VIEW = "deletion"
@@ -211,37 +214,49 @@ def _nothing() -> str:
     return _("no scale-down yet: the controller has not had more active pods than it wanted")
 
 
-TABLE_PX = 760
-"""About how wide the table is drawn in a notebook's output area (its columns share it by weight)."""
+TABLE_PX = FIGURE_PX - 20
+"""How wide the table is drawn at the narrowest (the figure less its margins); its columns share it by weight."""
+CELL_PAD_PX = 12
+"""Room plotly keeps around a cell's text (8 px before it, a few after)."""
+WHY_MIN_PX = 140
+"""The narrowest the last column (sentences, which wrap) gets."""
+NBSP = "\u00a0"
+_UNIT = re.compile(r"(?<=\d) (?=\S+$)")
 
 
-def _fit_word(width: int, texts: list[str]) -> int:
-    """A column's width, widened to its longest word: plotly wraps table cells only at spaces, so a
-    word wider than its column is cut (a translated title such as "перезапуски", or "УДАЛИТЬ").
-    The estimate is in the table's width units (about TABLE_PX wide): Cyrillic letters and capitals
-    count wider than Latin lowercase."""
-    words = [word for text in texts for word in strip_html(text).split()]
-    need = max((sum((8 if ch.isascii() else 10) + (2 if ch.isupper() else 0) for ch in word) + 20
-                for word in words), default=0)
-    return max(width, min(need, 2 * width))
+def _glue(text: str) -> str:
+    """``text`` with the spaces plotly must not wrap at made non-breaking: it breaks table cells
+    only at ASCII spaces, so "3.512 с" broke between the number and its unit (ru), and "◆ Pending"
+    after the mark. (Column titles such as "готов с" are made whole where the table is built.)"""
+    text = _UNIT.sub(NBSP, text)
+    for mark in (f"{MARK} ", f"<b>{MARK} "):
+        text = text.replace(mark, mark[:-1] + NBSP)
+    return text
 
 
-def _row_height(widths: list[int], cells: list[str]) -> int:
-    """Pixels for one row: the cell that wraps into the most lines decides (11 px text, ~6.5 px a
-    character), so no row is cut off at the bottom of the figure."""
-    total = sum(widths)
-    lines = 1
-    for w, v in zip(widths, cells):
-        per_line = max(1, int((TABLE_PX * w / total - 10) / 6.5))
-        words, n, used = strip_html(v).split(), 1, 0
-        for word in words:
-            need = len(word) if used == 0 else used + 1 + len(word)
-            if used and need > per_line:
-                n, used = n + 1, len(word)
-            else:
-                used = need
-        lines = max(lines, n)
-    return 12 + 16 * lines
+def column_px(texts: list[str], size: float) -> float:
+    """Pixels a column needs so that no piece of ``texts`` between two ASCII spaces (where plotly
+    may wrap) is wider than it, at font ``size`` (bold where tagged)."""
+    widest = 0.0
+    for t in texts:
+        bold = "<b>" in t
+        for piece in t.split(" "):
+            widest = max(widest, text_px(piece.replace(NBSP, " "), size, bold=bold))
+    return widest + CELL_PAD_PX
+
+
+def column_widths(heads: list[str], cols: list[list[str]]) -> list[float]:
+    """Column widths in pixels of a table :data:`TABLE_PX` wide: every column but the last as wide
+    as its widest unbreakable piece of text (a title, a value with its unit), the last (sentences)
+    the rest, and at least :data:`WHY_MIN_PX`."""
+    widths = [max(column_px([h], 12), column_px(col, 11)) for h, col in zip(heads[:-1], cols[:-1])]
+    return widths + [max(TABLE_PX - sum(widths), WHY_MIN_PX)]
+
+
+def _row_height(cells: list[str]) -> int:
+    """Pixels for one row of already wrapped cells (11 px text): the cell of the most lines decides,
+    so no row is cut off at the bottom of the figure."""
+    return 12 + 16 * max(v.count("<br>") + 1 for v in cells)
 
 
 def figure(trace: Trace, cycle: int):
@@ -293,17 +308,27 @@ def figure(trace: Trace, cycle: int):
         for i, v in enumerate(cells):
             cols[i].append(v)
             fills[i].append(HIGHLIGHT if i in lit else row_fill)
-    widths = [28, 150] + ([46] if r.indexed else []) + [96, 72, 58, 74, 76, 72] + [72, 250]
-    # the last column (why) holds sentences and is meant to wrap
-    widths = [_fit_word(w, [h, *col]) for w, h, col in zip(widths[:-1], heads, cols)] + widths[-1:]
+    # Every column but the last (why: sentences) holds short values that must not wrap.
+    heads = [f"<b>{h.replace(' ', NBSP)}</b>" for h in heads[:-1]] + [f"<b>{heads[-1]}</b>"]
+    cols = [[_glue(v) for v in col] for col in cols[:-1]] + cols[-1:]
+    widths = column_widths(heads, cols)
+    # Plotly wraps a cell only at ASCII spaces, so Chinese sentences ran out of the last column:
+    # its cells, and the "not shown" row, are wrapped here to the width they are drawn at.
+    scale = min(1.0, TABLE_PX / sum(widths))
+    for i, col in enumerate(cols):
+        room = widths[i] * scale - CELL_PAD_PX
+        if i == len(cols) - 1:
+            cols[i] = ["<br>".join(wrap_px(v, room, 11)) or v for v in col]
+        elif i == 1:
+            cols[i] = ["<br>".join(wrap_px(v, room, 11)) if v.startswith("…") else v for v in col]
     data: list[dict[str, Any]] = [{
         "type": "table", "columnwidth": widths,
-        "header": {"values": [f"<b>{h}</b>" for h in heads], "fill": {"color": "#DDDDDD"},
+        "header": {"values": heads, "fill": {"color": "#DDDDDD"},
                    "line": {"color": INK, "width": 1}, "align": "left", "font": {"size": 12}},
         "cells": {"values": cols, "fill": {"color": fills}, "line": {"color": "#999999", "width": 1},
                   "align": "left", "font": {"size": 11}, "height": 24},
     }]
-    rows_px = sum(_row_height(widths, [col[i] for col in cols]) for i in range(len(cols[0])))
+    rows_px = sum(_row_height([col[i] for col in cols]) for i in range(len(cols[0])))
     layout = {"title": title(main, sub), "height": min(1400, rows_px + 60 + 140),
               "margin": {"t": 105, "l": 10, "r": 10, "b": 10}}
     return make_figure(data, layout, view=VIEW)

@@ -12,9 +12,12 @@ from k8sjobs.viz._common import HIGHLIGHT, figure_title
 
 
 def _table(fig):
+    # As a reader reads it: the no-break spaces that keep a value on one line are spaces, and the
+    # lines a sentence is wrapped into are one sentence.
     tab = fig.data[0]
-    heads = [h.replace("<b>", "").replace("</b>", "") for h in tab.header.values]
-    return heads, [list(col) for col in tab.cells.values], [list(col) for col in tab.cells.fill.color]
+    heads = [h.replace("<b>", "").replace("</b>", "").replace("\u00a0", " ") for h in tab.header.values]
+    cells = [[v.replace("\u00a0", " ").replace("<br>", " ") for v in col] for col in tab.cells.values]
+    return heads, cells, [list(col) for col in tab.cells.fill.color]
 
 
 def _scale_down(trace):
@@ -132,11 +135,14 @@ def test_the_slow_start_sync_sets_twenty_and_leaves_five_expected():
 
 
 def test_a_row_is_as_tall_as_its_most_wrapped_cell_so_no_row_is_cut_off():
-    widths = [28, 150, 96, 72, 58, 74, 76, 72, 72, 250]
     short = ["1", "tiles-a", "node-1", "Running", "yes", "2 s", "0", "0 s", "keep", "last in the order"]
-    # "◆ unassigned" and a long ready time wrap in their narrow columns; the last column is wide.
-    wrapped = ["1", "tiles-a", "<b>◆ unassigned</b>", "Pending", "no", "<b>◆ 25.338 s</b>", "0", "39.247 s",
-               "<b>DELETE</b>", "unassigned-first: unassigned pods go first"]
-    assert deletion._row_height(widths, wrapped) > deletion._row_height(widths, short)
-    three_lines = short[:-1] + ["x" * 12 + " " + "y" * 40 + " " + "z" * 40]
-    assert deletion._row_height(widths, three_lines) == 12 + 16 * 3
+    # The last column's sentences are wrapped to its width before plotly draws them.
+    three_lines = short[:-1] + ["unassigned-first:<br>unassigned pods<br>go first"]
+    assert deletion._row_height(short) == 12 + 16
+    assert deletion._row_height(three_lines) == 12 + 16 * 3
+    trace = S.mixed_scale_down().trace
+    fig = viz.figure("deletion", trace, len(trace.cycles))
+    cols = fig.data[0].cells.values
+    rows = [[col[i] for col in cols] for i in range(len(cols[0]))]
+    assert any(r[-1].count("<br>") >= 2 for r in rows), "some sentence takes several lines"
+    assert fig.layout.height >= sum(deletion._row_height(r) for r in rows) + fig.layout.margin.t

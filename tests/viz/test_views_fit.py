@@ -137,3 +137,27 @@ def test_the_backoff_views_labels_end_inside_the_plot_and_bar_texts_inside_their
                     w = text_px(a.text, a.font.size)
                     right = px(a.x) + {"right": 0, "left": w}.get(a.xanchor, w / 2)
                     assert right <= plot + lay.margin.r, (language, name, k, a.text, right)
+
+
+def test_the_deletion_tables_values_and_column_titles_do_not_wrap_and_nothing_is_cut(language):
+    # Plotly wraps a table cell only at ASCII spaces, and cuts a piece wider than its column.
+    drawn = FIGURE_PX - 20  # the figure's margins
+    for name in ("scale_down", "mixed_scale_down", "elastic"):
+        trace = S.ALL[name]().trace
+        fig = viz.figure("deletion", trace, len(trace.cycles))
+        (tab,) = fig.data
+        widths = [w * min(1.0, drawn / sum(tab.columnwidth)) for w in tab.columnwidth]
+        last = len(widths) - 1
+        for i, w in enumerate(widths):
+            head = tab.header.values[i]
+            if i < last:
+                # A column title stays on one line ("готов с" broke after "готов").
+                assert " " not in head, (language, name, head)
+            for text, size in [(head, 12)] + [(c, 11) for c in tab.cells.values[i]]:
+                # A value with its unit stays on one line ("3.512 с" broke before "с").
+                assert i == last or not re.search(r"\d [^\s\d]+$", text.replace("</b>", "")), (language, text)
+                bold = "<b>" in text
+                for line in text.split("<br>"):
+                    for piece in line.split(" "):
+                        px = text_px(piece.replace("\u00a0", " "), size, bold=bold)
+                        assert px + 8 <= w + 0.5, (language, name, i, piece, round(px), round(w))
