@@ -279,9 +279,11 @@ class Explorer:
         self.speed = W.IntSlider(value=self._interval, min=100, max=3000, step=100, description=_("ms per cycle"),
                                  tooltip=_("Speed of Play: milliseconds between two cycles"),
                                  continuous_update=True, style=_WIDE, layout=W.Layout(width="250px"))
+        # The label's own width (ipywidgets gives labels 80 px: "Cycle (so far)" is 87 px, cut).
         self.slider = W.IntSlider(value=s.cycle, min=0, max=n, step=1, description=_("Cycle"),
-                                  tooltip=_(SLIDER_TOOLTIP),
+                                  tooltip=_(SLIDER_TOOLTIP), style=_WIDE,
                                   continuous_update=False, layout=W.Layout(width="100%", max_width="720px"))
+        self.slider.add_class("k8sjobs-cycle")
         # Browser-side links: Play moves the slider without the kernel sleeping.
         self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
                        W.jslink((self.speed, "value"), (self.play, "interval")),
