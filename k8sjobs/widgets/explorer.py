@@ -129,8 +129,22 @@ class _FitFigures(anywidget.AnyWidget):
             if (width !== last) { last = width; fit(); }
           });
           resize.observe(root);
+          // a figure wider than its place (drawn before its place was laid out, or redrawn by a
+          // step at plotly's default width) is re-fitted; at most once a second, so a figure that
+          // cannot shrink further never loops
+          let lastWide = 0;
+          const tooWide = () => Array.from(root.querySelectorAll('.js-plotly-plot')).some((gd) => {
+            const svg = gd.querySelector('.main-svg');
+            const place = gd.parentElement ? gd.parentElement.getBoundingClientRect().width : 0;
+            return svg && place > 0 && Number(svg.getAttribute('width')) > place + 2;
+          });
           mutations = new MutationObserver((records) => {
-            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) fit();
+            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) { fit(); return; }
+            const now = Date.now();
+            if (now - lastWide > 1000 && tooWide()) {
+              lastWide = now;
+              requestAnimationFrame(() => window.dispatchEvent(new Event('resize')));
+            }
           });
           mutations.observe(root, { childList: true, subtree: true });
           // JupyterLab skips rendering an off-screen cell (content-visibility: auto): a figure
@@ -496,6 +510,9 @@ class Explorer:
         new = viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow)
         with fw.batch_update():
             viz.apply(fw, new)
+            # plotly.js turns autosize off when it first draws a figure in a place without a size
+            # yet (an off-screen cell: its default 700 px stays); ask for it again on every step
+            fw.layout.autosize = True
         self._drawn[view] = self._key()
 
     def _redraw_twin(self, view: str) -> None:
