@@ -129,22 +129,8 @@ class _FitFigures(anywidget.AnyWidget):
             if (width !== last) { last = width; fit(); }
           });
           resize.observe(root);
-          // a figure wider than its place (drawn before its place was laid out, or redrawn by a
-          // step at plotly's default width) is re-fitted; at most once a second, so a figure that
-          // cannot shrink further never loops
-          let lastWide = 0;
-          const tooWide = () => Array.from(root.querySelectorAll('.js-plotly-plot')).some((gd) => {
-            const svg = gd.querySelector('.main-svg');
-            const place = gd.parentElement ? gd.parentElement.getBoundingClientRect().width : 0;
-            return svg && place > 0 && Number(svg.getAttribute('width')) > place + 2;
-          });
           mutations = new MutationObserver((records) => {
-            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) { fit(); return; }
-            const now = Date.now();
-            if (now - lastWide > 1000 && tooWide()) {
-              lastWide = now;
-              requestAnimationFrame(() => window.dispatchEvent(new Event('resize')));
-            }
+            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) fit();
           });
           mutations.observe(root, { childList: true, subtree: true });
           // JupyterLab skips rendering an off-screen cell (content-visibility: auto): a figure
