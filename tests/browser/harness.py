@@ -531,9 +531,33 @@ class Notebook:
         self.path = path
 
     def kernel_status(self) -> str:
+        """The kernel's status as JupyterLab last heard it ('idle', 'busy', 'dead', ...), at this instant."""
         return self.page.evaluate(
             "() => { const s = window.jupyterapp.shell.currentWidget.sessionContext;"
             " return s.session && s.session.kernel ? s.session.kernel.status : 'none'; }")
+
+    def settled_kernel_status(self, timeout: float = 30) -> str:
+        """The kernel's status once it has finished what it was doing: 'idle' for a live, free kernel.
+
+        A widget click's handler runs in the kernel, and the page may show its result a moment
+        before the kernel's idle message arrives, so 'busy' right after a click is not a fault;
+        this waits (up to ``timeout`` s) for any status but busy/starting/restarting and returns it.
+        A kernel still busy after ``timeout`` (hung) returns 'busy'; a dead one returns 'dead'.
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        try:
+            self.page.wait_for_function(
+                """() => {
+                    const s = window.jupyterapp.shell.currentWidget.sessionContext;
+                    const st = s.session && s.session.kernel ? s.session.kernel.status : 'none';
+                    return !['busy', 'starting', 'restarting', 'autorestarting'].includes(st);
+                }""",
+                timeout=timeout * 1000,
+            )
+        except PlaywrightTimeoutError:
+            pass
+        return self.kernel_status()
 
     def wait_idle(self, timeout: float = 60) -> None:
         """Wait until the kernel reports idle (e.g. after a click whose handler runs in the kernel)."""

@@ -264,7 +264,7 @@ def test_dashboard_lab(lab, probe):
     probe.shot("6-counts-and-text", scroll_to=".k8sjobs-view-counts")
 
     check_exercise(probe)
-    assert nb.kernel_status() == "idle"
+    assert nb.settled_kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"
 
@@ -299,7 +299,7 @@ def test_a_100000_pod_job_typed_into_the_yaml_tab_is_refused_and_the_run_still_s
     # Nothing is lost: the learner's YAML, the run shown and the cycle shown.
     assert area.input_value() == huge, "the learner's YAML stays"
     assert probe.text(STATUS) == S2, "the run shown is kept"
-    assert nb.kernel_status() == "idle", "the kernel survived and is free"
+    assert nb.settled_kernel_status() == "idle", "the kernel survived and is free"
     probe.shot("too-big-refused", scroll_to=".k8sjobs-error")
 
     # The old run still steps, forward and back, and its figure follows.
@@ -317,7 +317,7 @@ def test_a_100000_pod_job_typed_into_the_yaml_tab_is_refused_and_the_run_still_s
     assert "parallelism: 3" in area.input_value()
     probe.shot("too-big-still-steps", scroll_to=EXPLORER)
     print(f"refusal shown {refused_after:.1f} s after the click")
-    assert nb.kernel_status() == "idle"
+    assert nb.settled_kernel_status() == "idle"
     probe.assert_clean()
 
 

@@ -197,6 +197,6 @@ def test_dashboard_in_language(lab, probe, language):
     probe.page.locator(f"{EXPLORER} .k8sjobs-edit button").first.wait_for(state="visible")
     assert_labels_fit(probe, f"{EXPLORER} .k8sjobs-edit")
     probe.shot("4-edit", scroll_to=f"{EXPLORER} .k8sjobs-edit")
-    assert nb.kernel_status() == "idle"
+    assert nb.settled_kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"

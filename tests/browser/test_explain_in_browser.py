@@ -91,6 +91,6 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
     probe.click_button("Reset")
     expect_status(probe, AT_SNAPSHOT)
     views_settled_at(probe, SNAPSHOT_WHEN)
-    assert nb.kernel_status() == "idle"
+    assert nb.settled_kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], "JupyterLab tried to reach the internet"

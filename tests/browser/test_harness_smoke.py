@@ -53,7 +53,7 @@ def _run_in(server, probe, app):
     probe.shot("3-clicked", scroll_to=".widget-vbox")
     probe.shot("3-clicked-widget", probe.page.locator(".widget-vbox").first)
     nb.wait_idle()
-    assert nb.kernel_status() == "idle"
+    assert nb.settled_kernel_status() == "idle"
     probe.assert_clean()
     assert probe.blocked_requests == [], f"{app} tried to reach the internet"
 
