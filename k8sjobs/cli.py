@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from .i18n import ENV_VAR, LANGUAGES, N_, _, set_language
+from .i18n import ENV_VAR, LANGUAGES, N_, _, join_list, set_language
 
 COMMANDS = {
     "conformance": N_("run upstream-derived conformance cases and print the results as JSON"),
@@ -27,7 +27,7 @@ def _lang_argument(p: argparse.ArgumentParser) -> None:
     # SUPPRESS: given before or after the sub-command, whichever is present wins (no default overwrites it).
     p.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,
                    help=_("language of the output: {languages} (default: ${env} or en)").format(
-                       languages=", ".join(LANGUAGES), env=ENV_VAR))
+                       languages=join_list(LANGUAGES), env=ENV_VAR))
 
 
 def _language_in(argv: list[str]) -> str | None:

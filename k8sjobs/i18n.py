@@ -55,7 +55,7 @@ def _canonical(language: str) -> str:
             if known.lower() == wanted:
                 return known
     raise ValueError(_("unknown language {language!r}: choose one of {languages}").format(
-        language=language, languages=", ".join(LANGUAGES)))
+        language=language, languages=join_list(LANGUAGES)))
 
 
 def translations(language: str) -> _gettext.NullTranslations:
@@ -168,6 +168,31 @@ def join_sentences(sentences: Iterable[str], end: bool = False) -> str:
     text = stop.join(sentences)
     # The stop without its trailing space ends a paragraph: "." in English, "。" in Chinese.
     return text + stop.rstrip() if end else text
+
+
+def close_gaps(text: str) -> str:
+    """``text`` without a lone space between two wide (Chinese) characters or marks.
+
+    A template leaves a space around a placeholder for a number or a Latin value (``运行结果是 3``,
+    a space between Chinese and digits as kubernetes.io/zh-cn writes it); when the value is Chinese
+    itself (an exercise's choice label) the space must go: ``运行结果是它会被删除``. Only a single
+    space between two wide characters is removed: two or more are a text table's column padding,
+    and English or Russian text has no wide characters, so it comes back unchanged.
+    """
+    if text.isascii() or " " not in text:
+        return text
+    out = []
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        if (ch == " " and 0 < i < last and text[i - 1] != " " and text[i + 1] != " "
+                and _is_wide(text[i - 1]) and _is_wide(text[i + 1])):
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
 # ------------------------------------------------------------------ width of text in a monospace font

@@ -49,7 +49,7 @@ from .controller.job_controller import (
 from .controller.pod_control import StorePodControl
 from .controller.ttl_after_finished import TTLAfterFinishedController
 from .controller.workqueue import RateLimitingQueue
-from .i18n import _, ngettext
+from .i18n import _, join_clauses, ngettext
 from .ids import IdSource
 
 PRIORITY_WORKER = 20
@@ -173,7 +173,7 @@ class Budget:
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not v >= 0:
             problems.append(_("max_time: must be a number of seconds of at least 0, got {value!r}").format(value=v))
         if problems:
-            raise ValueError(_("invalid run limits: {problems}").format(problems="; ".join(problems)))
+            raise ValueError(_("invalid run limits: {problems}").format(problems=join_clauses(problems)))
 
     def reached(self, sim: Simulation, next_time: float) -> str | None:
         """The name of the first limit that stops ``sim`` before its next event (at ``next_time``), or None."""

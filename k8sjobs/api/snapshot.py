@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from ..i18n import _, ngettext
+from ..i18n import _, join_list, ngettext
 from . import serialize
 from .errors import DecodeError, FieldError
 from .types import JOB_TRACKING_FINALIZER, Job, Phase, Pod, Time
@@ -240,7 +240,7 @@ def example_snapshot(name: str) -> str:
     """
     if name not in EXAMPLE_SNAPSHOTS:
         raise ValueError(_("example snapshot {name!r}: there are {names}").format(
-            name=name, names=", ".join(EXAMPLE_SNAPSHOTS)))
+            name=name, names=join_list(EXAMPLE_SNAPSHOTS)))
     from importlib.resources import files
 
     return (files("k8sjobs") / "snapshots" / f"{name}.yaml").read_text(encoding="utf-8")
@@ -430,7 +430,7 @@ def _choose_job(jobs, wrong_jobs, pods, others, wanted, source) -> tuple[str, di
         held = [ngettext("{n} Pod", "{n} Pods", len(pods)).format(n=len(pods))] if pods else []
         held += [f"{n} {kind}" for kind, n in sorted(others.items())]
         raise DecodeError(_("{source}: no batch/v1 Job in the snapshot (it holds {held}): take one with `{command}`")
-                          .format(source=source, held=", ".join(held) or _("nothing"), command=SNAPSHOT_COMMAND))
+                          .format(source=source, held=join_list(held) or _("nothing"), command=SNAPSHOT_COMMAND))
     names = sorted(_name_of(d) for _, d in jobs)
     if wanted is not None:
         hits = [(w, d) for w, d in jobs
@@ -439,13 +439,13 @@ def _choose_job(jobs, wrong_jobs, pods, others, wanted, source) -> tuple[str, di
             return hits[0]
         if not hits:
             raise DecodeError(_('{source}: --job {name}: no such Job in the snapshot; its Jobs: {names}').format(
-                source=source, name=wanted, names=", ".join(names)))
+                source=source, name=wanted, names=join_list(names)))
         raise DecodeError(_("{source}: --job {name}: several Jobs have that name ({names}): give NAMESPACE/NAME")
-                          .format(source=source, name=wanted, names=", ".join(_name_of(d) for _, d in hits)))
+                          .format(source=source, name=wanted, names=join_list(_name_of(d) for _, d in hits)))
     if len(jobs) > 1:
         raise DecodeError(ngettext("{source}: {n} Job in the snapshot ({names}): choose one with --job NAME",
                                    "{source}: {n} Jobs in the snapshot ({names}): choose one with --job NAME",
-                                   len(jobs)).format(source=source, n=len(jobs), names=", ".join(names)))
+                                   len(jobs)).format(source=source, n=len(jobs), names=join_list(names)))
     return jobs[0]
 
 

@@ -24,7 +24,7 @@ from ..api.serialize import to_dict
 from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
 from ..controller import backoff_utils as bu
-from ..i18n import _, ngettext
+from ..i18n import _, join_clauses, join_list, ngettext
 from ..sim import Budget, SimConfig, Simulation
 from .recorder import Recorder
 from .records import Cycle, Decision
@@ -240,7 +240,7 @@ class Explanation:
         unknown = [p for p in wanted if p not in self.PARTS]
         if unknown:
             raise ValueError(_("parts: unknown {unknown}; the parts are {parts}").format(
-                unknown=", ".join(unknown), parts=", ".join(self.PARTS)))
+                unknown=join_list(unknown), parts=join_list(self.PARTS)))
         blocks = [lines for key, lines in self._blocks() if key in wanted and lines]
         return "\n\n".join("\n".join(b) for b in blocks) + "\n"
 
@@ -251,7 +251,7 @@ class Explanation:
         out.append(("heading", [_("Job {key} at {now} ({age} s after its creation)").format(
             key=snap.key, now=snap.real_time(snap.now), age=_seconds(snap.now))]))
         lines = [_("What the controller observes")]
-        phases = ", ".join(f"{n} {phase}" for phase, n in sorted(o["byPhase"].items())) or _("none")
+        phases = join_list(f"{n} {phase}" for phase, n in sorted(o["byPhase"].items())) or _("none")
         lines.append("  " + ngettext("{n} pod ({phases})", "{n} pods ({phases})", o["pods"]).format(
             n=o["pods"], phases=phases))
         lines.append("  " + _("active {active}, ready {ready}, terminating {terminating}; succeeded {succeeded}, "
@@ -334,7 +334,7 @@ class Explanation:
                     done=s.get("completedIndexes") or "-", failed=s.get("failedIndexes") or "-"))
         conds = self.conditions_json()
         if conds:
-            out.append(_("conditions: {list}").format(list="; ".join(
+            out.append(_("conditions: {list}").format(list=join_clauses(
                 f"{c['type']}={c['status']} ({c['reason']})" for c in conds)))
         if self.error:
             out.append(_("the sync returns an error and is retried (rate limited): {error}").format(error=self.error))
@@ -360,7 +360,7 @@ def _seconds(t: float) -> str:
 
 
 def _names(names: list[str], limit: int = 10) -> str:
-    shown = ", ".join(names[:limit])
+    shown = join_list(names[:limit])
     if len(names) > limit:
         shown += " " + _("and {n} more").format(n=len(names) - limit)
     return shown
@@ -385,10 +385,10 @@ def _ignored_text(snap: Snapshot) -> str:
         by_kind.setdefault(i.kind, []).append(i)
     parts = []
     for kind, items in by_kind.items():
-        parts.append(f"{kind}: " + ", ".join(i.field for i in items))
+        parts.append(f"{kind}: " + join_list(i.field for i in items))
     for kind, n in snap.other_kinds:
         parts.append(ngettext("{n} {kind} object", "{n} {kind} objects", n).format(n=n, kind=kind))
-    return "; ".join(parts)
+    return join_clauses(parts)
 
 
 def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..controller.active_pods import why_sentence
-from ..i18n import N_, Nn_, _, ngettext
+from ..i18n import N_, Nn_, _, join_list, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ def _action_call(f: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _sidecars(f: Mapping[str, Any]) -> Mapping[str, Any]:
     names = f.get("sidecars", ())
-    return {"count": len(names), "names": ", ".join(names)}
+    return {"count": len(names), "names": join_list(names)}
 
 
 def _node_lost(f: Mapping[str, Any]) -> Mapping[str, Any]:

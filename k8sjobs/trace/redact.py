@@ -31,7 +31,7 @@ from typing import Any
 
 from ..api.snapshot import MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_NODES
 from ..api.yamlio import load_documents
-from ..i18n import _
+from ..i18n import _, join_list
 from .kubectl import to_kubectl_json, to_kubectl_yaml
 
 KEPT_ANNOTATION_PREFIXES = ("batch.kubernetes.io/", "sim.k8sjobs.io/", "pod-complete.stage.kwok.x-k8s.io/")
@@ -61,7 +61,7 @@ class Redaction:
         if not self.removed:
             return _("nothing to remove: the snapshot holds only what explain reads")
         parts = [f"{path} ({n})" for path, n in sorted(self.removed.items(), key=lambda kv: (-kv[1], kv[0]))]
-        return _("removed: {fields}").format(fields=", ".join(parts))
+        return _("removed: {fields}").format(fields=join_list(parts))
 
 
 class _Redactor:

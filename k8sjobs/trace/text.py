@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.serialize import format_time
-from ..i18n import _, display_width, ngettext, pgettext, rjust
+from ..i18n import _, display_width, join_list, ngettext, pgettext, rjust
 from .kubectl import describe_job, get_job, human_duration
 from .recorder import Trace
 from .records import Cycle
@@ -90,7 +90,10 @@ def run_header(trace: Trace) -> str:
         return _("k8sjobs run: job.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
             job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node, lag=lag)
     nodes = [ch.name for ch in trace.changes[:trace.initial_changes] if ch.kind == "Node"]
-    shown = ", ".join(nodes[:5]) + (", ..." if len(nodes) > 5 else "")
+    shown = join_list(nodes[:5])
+    if len(nodes) > 5:
+        # TRANSLATORS: the first five node names of a snapshot and a mark that more follow.
+        shown = _("{names}, ...").format(names=shown)
     # TRANSLATORS: the first line of a run from a real cluster's snapshot; {time} is the snapshot's RFC 3339
     # time, {names} the nodes its pods ran on; seed=, nodes= and informer-lag= as in the line above.
     return _("k8sjobs run: job.batch/{job} from the snapshot of {time}  seed={seed}  nodes={nodes}x{pods_per_node} "

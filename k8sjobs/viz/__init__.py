@@ -35,7 +35,7 @@ from types import ModuleType
 
 import plotly.graph_objects as go
 
-from k8sjobs.i18n import _
+from k8sjobs.i18n import _, join_list
 from k8sjobs.trace.recorder import Trace
 
 from . import (
@@ -66,7 +66,7 @@ def _module(view: str) -> ModuleType:
     try:
         return _MODULES[view]
     except (KeyError, TypeError):
-        raise ValueError(_("unknown view {view!r}; views: {views}").format(view=view, views=", ".join(VIEWS))) from None
+        raise ValueError(_("unknown view {view!r}; views: {views}").format(view=view, views=join_list(VIEWS))) from None
 
 
 def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.Figure:

@@ -58,6 +58,14 @@ _PHASE_OUTCOME = {Phase.PENDING: "pending", Phase.RUNNING: "running", Phase.SUCC
                   Phase.FAILED: "failed"}
 
 
+def _hover(pod: str, outcome: str, node: str) -> str:
+    """A pod's hover text: its outcome and its node, or that it has none (a whole sentence each:
+    "(not scheduled)" in the place of a node name reads wrong in Chinese and Russian)."""
+    if node == UNSCHEDULED:
+        return _("{pod}: {outcome}, not scheduled to a node yet").format(pod=pod, outcome=outcome_word(outcome))
+    return _("{pod}: {outcome} on {node}").format(pod=pod, outcome=outcome_word(outcome), node=node)
+
+
 def pod_outcome(pod: Pod) -> str:
     """running | pending | succeeded | failed | terminating, from the pod object."""
     if pod.metadata.deletion_timestamp is not None and pod.status.phase not in (Phase.SUCCEEDED, Phase.FAILED):
@@ -275,8 +283,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                      "textfont": {"size": 10 if len(members) > 20 else 11},
                      "marker": {"symbol": st.symbol, "size": sizes, "color": st.color if o != "pending" else MUTED,
                                 "line": {"color": INK if o != "failed" else st.color, "width": 1.5}},
-                     "hoverinfo": "text", "hovertext": [_("{pod}: {outcome} on {node}").format(
-                         pod=d["label"], outcome=outcome_word(o), node=where_word(d["node"])) for _n, d in members]})
+                     "hoverinfo": "text", "hovertext": [_hover(d["label"], o, d["node"]) for _n, d in members]})
     nodes = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") == "node"]
     on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
     data.append({"type": "scatter", "mode": "markers+text", "name": "Node", "x": [pos[n][0] for n, _ in nodes],

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..i18n import _, join_sentences
+from ..i18n import _, close_gaps, join_list, join_sentences
 from ..trace.run import Run
 
 KINDS = ("number", "choice", "order", "text")
@@ -61,6 +62,10 @@ class Verdict:
     expected: Any
     message: str
     valid: bool = True
+
+
+_ITEM_SEPARATORS = re.compile("[,，、;；]")
+"""What may separate the keys of a typed order: ASCII and Chinese commas, the enumeration comma, semicolons."""
 
 
 def _norm_text(value: Any) -> str:
@@ -218,11 +223,13 @@ class Exercise:
             if isinstance(prediction, int) and not isinstance(prediction, bool) and 0 <= prediction < len(self.choices):
                 return self.choices[prediction], ""
             return None, _("{prediction} is not one of the choices: {choices}.").format(
-                prediction=repr(str(prediction)), choices=", ".join(self.choices))
+                prediction=repr(str(prediction)), choices=join_list(self.choices))
         if k == "order":
-            items = [s.strip() for s in prediction.split(",")] if isinstance(prediction, str) else list(prediction)
+            # The keys are listed with the language's separator (Chinese "、"): a learner may type it back.
+            items = ([s.strip() for s in _ITEM_SEPARATORS.split(prediction)] if isinstance(prediction, str)
+                     else list(prediction))
             if sorted(map(str, items)) != sorted(self.choices):
-                return None, _("Use each of these exactly once: {choices}.").format(choices=", ".join(self.choices))
+                return None, _("Use each of these exactly once: {choices}.").format(choices=join_list(self.choices))
             return [str(i) for i in items], ""
         return str(prediction), ""
 
@@ -265,7 +272,8 @@ class Exercise:
                 sentences.append(_("{right} of {total} in the right place").format(right=right, total=len(expected)))
             # The language's stop joins them: Chinese has no space after "。".
             msg = join_sentences(sentences, end=True)
-        verdict = Verdict(self._matches(value, expected), expected, msg)
+        # A Chinese label put where the template spaces a number: no space between Chinese and Chinese.
+        verdict = Verdict(self._matches(value, expected), expected, close_gaps(msg))
         self.last = verdict
         return verdict
 
@@ -281,8 +289,8 @@ class Exercise:
 
     def reveal(self) -> str:
         """The answer and the explanation, as text."""
-        return _("Answer: {answer}. {explanation}").format(answer=self._shown(self.expected),
-                                                           explanation=self.explanation())
+        return close_gaps(_("Answer: {answer}. {explanation}").format(answer=self._shown(self.expected),
+                                                                      explanation=self.explanation()))
 
     def confirm(self, answer: Any) -> None:
         """Prove the lesson's answer and show it: for the final "Checking the answers" section.

@@ -43,7 +43,7 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from .. import viz
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, join_list, ngettext
 from .figure import LiveFigureWidget
 from .state import ExplorerState, format_seconds
 
@@ -248,7 +248,7 @@ class Explorer:
         if unknown or not names:
             raise ValueError(ngettext("views: unknown view {unknown}; views: {views}",
                                       "views: unknown views {unknown}; views: {views}", max(len(unknown), 1)).format(
-                unknown=", ".join(map(repr, unknown)) or _("(none given)"), views=", ".join(viz.VIEWS)))
+                unknown=join_list(map(repr, unknown)) or _("(none given)"), views=join_list(viz.VIEWS)))
         if len(set(names)) != len(names):
             raise ValueError(_("views: each view at most once, got {names}").format(names=list(names)))
         return names
@@ -469,7 +469,7 @@ class Explorer:
         """The FigureWidget of ``view`` (built now if its tab was never shown), up to date."""
         if view not in self.views:
             raise ValueError(_("unknown view {view!r}; this explorer shows: {views}").format(
-                view=view, views=", ".join(self.views)))
+                view=view, views=join_list(self.views)))
         fw = self.figures.get(view)
         if fw is None:
             fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
@@ -614,7 +614,7 @@ class Explorer:
         acts = s.actions_at()
         if acts:
             parts.append("<p>" + _("Your action right after this cycle: {actions}").format(
-                actions=", ".join(f"<code>{esc(a.describe())}</code>" for a in acts)) + "</p>")
+                actions=join_list(f"<code>{esc(a.describe())}</code>" for a in acts)) + "</p>")
         return "".join(parts)
 
     def _fork_note_html(self) -> str:

@@ -31,7 +31,7 @@ import yaml
 from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import Snapshot, load_snapshot
 from ..api.types import Job, Phase
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, join_list, ngettext
 from ..sim import (
     ACTIONS,
     DEFAULT_MAX_TIME,
@@ -572,7 +572,7 @@ class ExplorerState:
         """
         if not isinstance(action, str) or action not in ACTIONS:
             return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
-                action=action, actions=", ".join(sorted(ACTIONS)))])
+                action=action, actions=join_list(sorted(ACTIONS)))])
         # A big run's fork shows the forked cycle at once and simulates the rest as the learner steps.
         lazy = not (self.run.complete and work_done(self.run.sim) <= EAGER_FORK_WORK)
         try:

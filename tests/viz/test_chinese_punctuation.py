@@ -85,7 +85,7 @@ def test_an_order_exercise_joins_its_two_sentences_as_the_language_does():
     from k8sjobs.widgets import Exercise
 
     try:
-        for lang, expected in (("zh-CN", "运行结果是 第二 → 第一。2 项中有 0 项位置正确。"),
+        for lang, expected in (("zh-CN", "运行结果是第二 → 第一。2 项中有 0 项位置正确。"),
                                ("ru", "прогон даёт второй → первый. На своём месте: 0 из 2."),
                                ("en", "the run gives second → first. 0 of 2 in the right place.")):
             set_language(lang)
