@@ -425,7 +425,11 @@ def test_stale_missing_and_orphaned_zh_tw_lessons_are_reported(tmp_path: Path) -
     ("把它们打印出来；打印日志；容器结束并成功；合并成功", "把它們印出來；列印日誌；容器結束並成功；合併成功"),
     # 「」 are full-width: no space beside them, except a list marker's and a table cell's
     ("然后“渲染” 10 s，即 Job（“工作队列” Job）", "然後「算繪」10 s，即 Job（「工作佇列」Job）"),
-    ("1. “对于”\n| “计数” | counts |", "1. 「對於」\n| 「計數」 | counts |"),
+    ("1. “对于”\n| “计数” | counts |", "1. 「對於」\n| 「計數」 | counts |"),    # Jupyter and software words s2twp leaves in their mainland form
+    ("执行所有单元格；安装其他软件包；在另一个终端中运行", "執行所有儲存格；安裝其他套件；在另一個終端機中執行"),
+    ("按需构建和启动；构建一个镜像；缓存由什么构建而成；其他工具构建在它之上",
+     "按需建置和啟動；建置一個映像檔；快取由什麼建構而成；其他工具建構在它之上"),
+    ("模板扩展模式；扩展性更好；工作队列教程", "範本擴展模式；擴充性更好；工作佇列教學"),
 ])
 def test_the_lessons_zh_tw_uses_the_glossarys_taiwan_terms(zh_cn: str, zh_tw: str) -> None:
     assert t.convert_text(zh_cn) == zh_tw

@@ -103,6 +103,12 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
                 out.metadata = nbformat.NotebookNode({})
                 if out.output_type == "execute_result":
                     out.execution_count = None
+                # A busy kernel sends one print in several stream messages: join neighbours of one
+                # stream, so the committed output does not depend on the machine's load.
+                if (out.output_type == "stream" and kept and kept[-1].output_type == "stream"
+                        and kept[-1].name == out.name):
+                    kept[-1].text += out.text
+                    continue
                 kept.append(out)
             cell.outputs = kept
         else:
