@@ -70,7 +70,9 @@ cell failed (``voila_errors()``).
 * ``console_errors``, ``page_errors``, ``blocked_requests`` (non-loopback URLs the page tried),
   ``failed_requests`` (loopback requests that failed), ``timings`` (seconds per step).
 * ``click_button(name)``, ``button(name)`` -- ``get_by_role("button", name=...)``.
-* ``text(css)``, ``texts(css)``, ``count(css)``, ``expect_text(css, text_or_regex)`` (waits).
+* ``text(css)``, ``texts(css)``, ``count(css)`` read at one instant; ``expect_text(css, text_or_regex)``
+  and ``wait_until(js, arg)`` wait (a click's effect arrives asynchronously: wait for the expected
+  state, then assert on a fresh read).
 * ``plotly_traces(index=0, root=None)`` -> list of dicts (type, name, x, y, visible) read from the
   plotly graph div (``.js-plotly-plot``) ``data``; ``plotly_layout(...)``;
   ``plotly_bar_count(index=0)`` counts drawn bars (``.barlayer .point``);
@@ -788,6 +790,28 @@ class Probe:
         pattern = expected if isinstance(expected, re.Pattern) else re.compile(re.escape(expected))
         expect(self.page.locator(css).first).to_have_text(pattern, timeout=timeout * 1000)
         self.timings[f"expect {css}"] = round(_now() - t0, 2)
+
+    def wait_until(self, js: str, arg: Any = None, timeout: float = 30) -> bool:
+        """Wait up to ``timeout`` s until the page function ``js`` (called with ``arg``) returns
+        something truthy; True if it did, False if the time ran out (never raises).
+
+        For a value that arrives asynchronously (a click handled in the kernel, a plotly redraw, a
+        widget view still rendering): wait for the expected state, then assert on a fresh read, so
+        the assertion still fails, with what the page shows, when that state never comes::
+
+            probe.wait_until("n => document.querySelectorAll('.x').length === n", 3)
+            assert probe.count(".x") == 3
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+        t0 = _now()
+        try:
+            self.page.wait_for_function(js, arg=arg, timeout=timeout * 1000)
+            return True
+        except PlaywrightTimeoutError:
+            return False
+        finally:
+            self.timings["wait_until"] = round(self.timings.get("wait_until", 0) + _now() - t0, 2)
 
     def _plot(self, index: int, root: str | None):
         sel = f"{root} .js-plotly-plot" if root else ".js-plotly-plot"

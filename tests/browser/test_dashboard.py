@@ -54,8 +54,19 @@ def wait_trace_len(probe, name: str, n: int, axis: str = "x", root: str = TIMELI
                                  timeout=timeout * 1000)
 
 
+TITLE = f"{TIMELINE} .js-plotly-plot .gtitle"
+
+
 def timeline_title(probe) -> str:
-    return probe.text(f"{TIMELINE} .js-plotly-plot .gtitle")
+    return probe.text(TITLE)
+
+
+def expect_timeline_title(probe, text: str, timeout: float = 30) -> None:
+    """Wait until the timeline's title reads exactly ``text``: a step that changes the set of traces
+    reaches plotly as three messages (traces removed, traces added, then the layout with the title),
+    so the trace data can be new while the title is still the old one."""
+    probe.expect_text(TITLE, re.compile("^" + re.escape(text) + "$"), timeout=timeout)
+    assert timeline_title(probe) == text
 
 
 def expect_status(probe, text: str, timeout: float = 30) -> None:
@@ -67,7 +78,8 @@ def check_initial(probe) -> None:
     expect_status(probe, S0)
     wait_trace_len(probe, "reconcile cycles", 0)
     assert probe.count(f"{EXPLORER} .js-plotly-plot") == 1, "only the visible view is built"
-    assert "up to the start (t=0 s)" in timeline_title(probe)
+    # the title is drawn after gd.data is set (plotly draws the figure in steps): wait for it
+    probe.expect_text(TITLE, "up to the start (t=0 s)")
     assert probe.plotly_bar_count(root=TIMELINE) == 0
 
 
@@ -76,7 +88,7 @@ def step_and_check(probe) -> None:
     expect_status(probe, S1)
     wait_trace_len(probe, "reconcile cycles", 1)
     wait_trace_len(probe, "pending", 3, axis="y")
-    assert timeline_title(probe) == "Pods of job.batch/sample over time, up to cycle 1 (t=0 s)"
+    expect_timeline_title(probe, "Pods of job.batch/sample over time, up to cycle 1 (t=0 s)")
     check_bars_drawn(probe)
 
 
@@ -381,7 +393,7 @@ def test_voila_shows_changes_made_after_display(browser):
             expect_status(probe, "cycle 5 of 12 · t=5.509 s · waiting 9.652 s: backoff after 1 failure "
                                  "(delay 10 s since the last failure at t=5.161 s)")
             wait_trace_len(probe, "reconcile cycles", 5)
-            assert timeline_title(probe) == "Pods of job.batch/sample over time, up to cycle 5 (t=5.509 s)"
+            expect_timeline_title(probe, "Pods of job.batch/sample over time, up to cycle 5 (t=5.509 s)")
             probe.shot("1-rendered")
             probe.click_button("Step")
             wait_trace_len(probe, "reconcile cycles", 6)

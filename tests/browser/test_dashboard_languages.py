@@ -18,6 +18,7 @@ import re
 
 import pytest
 from harness import ROOT
+from playwright.sync_api import expect
 from test_dashboard import EXPLORER, NB, STATUS, TIMELINE, check_bars_drawn, expect_status, timeline_title
 
 from k8sjobs import i18n
@@ -151,14 +152,17 @@ def test_dashboard_in_language(lab, probe, language):
     expect_status(probe, tr["s0"])
 
     words = tr["words"]
+    # the dashboard's children views render one by one after the kernel went idle: wait for its buttons
+    probe.wait_until("([root, want]) => { const have = new Set(Array.from(document.querySelectorAll(root + ' button'))"
+                     ".map(b => b.innerText.trim())); return want.every(w => have.has(w)); }",
+                     [EXPLORER, [words[k] for k in ("Step", "Back", "Reset", "Play / Pause", "Text version: Timeline")]])
     labels = {t.strip() for t in probe.texts(f"{EXPLORER} button")}
     for key in ("Step", "Back", "Reset", "Play / Pause", "Text version: Timeline"):
         assert words[key] in labels, f"no button {words[key]!r} ({key}) among {sorted(labels)}"
         assert key not in labels, f"English button {key!r}"
     for key in ("Timeline", "Counts", "Back-off", "Faults and actions", "Edit the Job (YAML)"):
-        assert probe.page.get_by_role("tab", name=words[key]).count() == 1, f"no tab {words[key]!r} ({key})"
-    body = probe.page.locator(EXPLORER).inner_text()
-    assert words["Why this cycle"] in body
+        expect(probe.page.get_by_role("tab", name=words[key]), f"no tab {words[key]!r} ({key})").to_have_count(1)
+    expect(probe.page.locator(EXPLORER)).to_contain_text(words["Why this cycle"], use_inner_text=True)
     assert_glyphs_render(probe, STATUS)
     assert_glyphs_render(probe, f"{EXPLORER} .lm-TabBar-tab")
     assert_labels_fit(probe, EXPLORER)
@@ -182,7 +186,7 @@ def test_dashboard_in_language(lab, probe, language):
                 "Set pod quota"):
         exact = re.compile(r"^\s*" + re.escape(words[key]).replace("\\ ", " ") + r"\s*$")
         button = probe.page.locator(f"{faults} button").filter(has_text=exact)
-        assert button.count() == 1, f"no faults-panel button {words[key]!r} ({key})"
+        expect(button, f"no faults-panel button {words[key]!r} ({key})").to_have_count(1)
         box = button.bounding_box()
         label = button.evaluate("b => { const r = document.createRange(); r.selectNodeContents(b);"
                                 " return r.getBoundingClientRect().width; }")

@@ -15,6 +15,9 @@ STATUS = ".k8sjobs-status"
 
 def _check_initial(probe):
     probe.expect_text(STATUS, "clicks=0 bars=3")
+    # the status line can be there before plotly has loaded and drawn the figure beside it
+    probe.expect_text(".js-plotly-plot .gtitle", re.compile("^clicks=0$"))
+    probe.wait_until("n => document.querySelectorAll('.js-plotly-plot .barlayer .point').length === n", 3)
     assert probe.count(".js-plotly-plot") == 1
     traces = probe.plotly_traces()
     assert [t["type"] for t in traces] == ["bar", "scatter"]
@@ -37,6 +40,7 @@ def _click_and_check(probe, clicks):
     assert traces[1]["y"] == [2] * bars
     assert probe.plotly_bar_count() == bars
     assert probe.plotly_layout()["title"]["text"] == f"clicks={clicks}"
+    probe.expect_text(".js-plotly-plot .gtitle", re.compile(f"^clicks={clicks}$"))  # drawn, maybe a frame later
     assert probe.text(".js-plotly-plot .gtitle") == f"clicks={clicks}"
 
 

@@ -67,7 +67,11 @@ def test_a_lesson_exercise_answers_with_its_explanation_and_picture_in_jupyterla
     feedback = probe.page.locator(".k8sjobs-exercise-feedback").first
     feedback.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
     assert "The resume sync takes its decisions (step 2) before it manages the pods" in feedback.inner_text()
-    width = feedback.locator(".js-plotly-plot").first.bounding_box()["width"]
+    # The figure is attached before plotly has sized it to its place (autosize, then the
+    # responsive re-fit): wait for the width it settles at, then measure it.
+    plot = feedback.locator(".js-plotly-plot").first
+    probe.wait_until("el => el.getBoundingClientRect().width > 750", plot.element_handle())
+    width = plot.bounding_box()["width"]
     assert width > 750, f"the picture fits the output area, not plotly's default 700 px ({width:.0f} px)"
     probe.shot("lesson-exercise", scroll_to=".k8sjobs-exercise-feedback")
     probe.assert_clean()

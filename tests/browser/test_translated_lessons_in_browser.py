@@ -135,14 +135,25 @@ def detectors_catch_bad_pages(probe, css: str) -> None:
 # ----------------------------------------------------------------------------- the checks
 
 
+_LABELS_JS = """() => Array.from(document.querySelectorAll(
+    '.k8sjobs-explorer button, .k8sjobs-explorer .lm-TabBar-tabLabel, .k8sjobs-explorer .p-TabBar-tabLabel'))
+    .map(e => e.innerText.trim()).filter(Boolean)"""
+
+
 def rendered_labels(probe) -> set[str]:
-    return set(probe.page.evaluate("""() => Array.from(document.querySelectorAll(
-        '.k8sjobs-explorer button, .k8sjobs-explorer .lm-TabBar-tabLabel, .k8sjobs-explorer .p-TabBar-tabLabel'))
-        .map(e => e.innerText.trim()).filter(Boolean)"""))
+    return set(probe.page.evaluate(_LABELS_JS))
+
+
+def wait_for_labels(probe, labels: set[str], timeout: float = 30) -> None:
+    """Wait until every label in ``labels`` is rendered: a Box's children views render one by one,
+    after the kernel went idle, so the status line can be there before the tabs and buttons."""
+    probe.wait_until(f"want => {{ const have = new Set(({_LABELS_JS})()); return want.every(l => have.has(l)); }}",
+                     sorted(labels), timeout=timeout)
 
 
 def the_course_speaks(probe, language: str, want: dict, prose_css: str, app: str) -> dict:
     """The dashboard, the exercise and the page speak ``language``; no tofu; no clipped label."""
+    wait_for_labels(probe, want["labels"])
     missing = sorted(want["labels"] - rendered_labels(probe))
     assert not missing, f"labels the package gives in {language} but the page does not show: {missing}"
     probe.expect_text(STATUS, want["before"])
@@ -159,7 +170,8 @@ def the_course_speaks(probe, language: str, want: dict, prose_css: str, app: str
     tools = probe.page.locator(".k8sjobs-explorer .lm-TabBar-tab, .k8sjobs-explorer .p-TabBar-tab")
     if tools.count() >= 2:  # the second tab (editing) has its own buttons
         tools.nth(tools.count() - 1).click()
-        probe.page.wait_for_timeout(300)
+        # the tab's panel is shown in a later frame: measure it once its buttons are on screen
+        probe.page.locator(".k8sjobs-explorer .k8sjobs-edit button").first.wait_for(state="visible")
         clipped += overflowing(probe, ".k8sjobs-explorer")
         probe.shot(f"{app}-{language}-edit-tab", scroll_to=".k8sjobs-edit")
         tools.nth(tools.count() - 2).click()
@@ -171,6 +183,8 @@ def the_course_speaks(probe, language: str, want: dict, prose_css: str, app: str
 def step_and_answer(probe, language: str, want: dict, app: str) -> None:
     probe.shot(f"{app}-{language}-dashboard", scroll_to=STATUS)
     titles = ".k8sjobs-explorer .js-plotly-plot .gtitle"
+    # each figure draws its title once plotly has loaded and drawn it (after the kernel went idle)
+    probe.wait_until("css => document.querySelectorAll(css).length >= 2", titles)
     before = probe.page.evaluate("(css) => Array.from(document.querySelectorAll(css)).map(e => e.textContent)", titles)
     assert len(before) == 2, f"the start page shows two figures: {before}"
     step = re.compile(rf"^\W*{re.escape(want['step'])}\s*$")  # the accessible name may carry the icon

@@ -67,15 +67,41 @@ def assert_clean(lab, outside_before: int) -> None:
     assert not problems, f"{lab.current.path}:\n  " + "\n  ".join(problems)
 
 
-def run_lesson(lab, notebook: Path, name: str) -> dict:
-    """Open ``notebook`` in the site with a fresh kernel, run all, compare the checked outputs."""
+def run_lesson(lab, notebook: Path, name: str):
+    """Open ``notebook`` in the site with a fresh kernel, run all, compare the checked outputs;
+    the run (harness ``RunResult``)."""
     nb, times = lab.open(site_path(notebook))
     run = nb.run_all(timeout=300)
     assert run.ok, f"{notebook.name}: " + "; ".join(run.errors)
     compared, diffs = litepage.compare_checked(notebook, run.cells)
     assert not diffs, f"{notebook.name}: checked outputs differ from the stored ones:\n  " + "\n  ".join(diffs)
     TIMINGS[name] = {**times, "run_all": run.seconds, "checked_cells": compared}
-    return TIMINGS[name]
+    return run
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+_SHOWS_DASHBOARD = """
+import json as _json
+from ipywidgets import Widget as _Widget
+from ipywidgets.widgets.widget import _instances as _live
+
+def _k8sjobs_has_dashboard(w):
+    return "k8sjobs-explorer" in w._dom_classes or any(
+        _k8sjobs_has_dashboard(c) for c in getattr(w, "children", ()) if isinstance(c, _Widget))
+
+print(_json.dumps(any(_k8sjobs_has_dashboard(_live[m]) for m in %r if m in _live)))
+"""
+
+
+def shows_a_dashboard(lab, run) -> bool:
+    """Whether a widget the lesson displayed is (or holds) a dashboard, asked of the kernel: the
+    page draws a widget view some time after the kernel went idle, so the page cannot tell yet."""
+    shown = [o["data"][WIDGET_VIEW]["model_id"] for c in run.cells for o in c["outputs"]
+             if WIDGET_VIEW in o.get("data", {})]
+    answer = lab.execute(_SHOWS_DASHBOARD % shown)
+    assert answer.strip() in ("true", "false"), answer
+    return answer.strip() == "true"
 
 
 def cycle_shown(text: str) -> tuple[int, int] | None:
@@ -92,13 +118,14 @@ _FIGURES_FIT = """(root) => Array.from(root.querySelectorAll('.js-plotly-plot'))
 })"""
 
 
-def step_dashboard(lab, name: str) -> bool:
+def step_dashboard(lab, name: str, run) -> bool:
     """Step the first dashboard of the open lesson once (Back at its last cycle) and see the kernel
-    answer: the status line shows the next cycle. False if the lesson has no dashboard."""
+    answer: the status line shows the next cycle. False if the lesson (``run``) shows no dashboard."""
     probe = lab.probe
-    if probe.page.locator(".k8sjobs-explorer").count() == 0:
+    if not shows_a_dashboard(lab, run):
         return False
     explorer = probe.page.locator(".k8sjobs-explorer").first
+    explorer.wait_for(state="attached", timeout=60_000)  # the view renders after the kernel went idle
     explorer.scroll_into_view_if_needed()
     status = explorer.locator(".k8sjobs-status")
     expect(status).to_have_text(re.compile(r"\d.*· t="), timeout=60_000)  # drawn once its view renders
@@ -152,9 +179,9 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
 
 def test_the_start_page_runs_steps_and_answers_an_exercise(lab):
     outside = len(lab.outside)
-    run_lesson(lab, START, "start")
+    run = run_lesson(lab, START, "start")
     assert lab.pyodide_url() == f"http://127.0.0.1:{lab.server.server_address[1]}/static/pyodide/pyodide.mjs"
-    assert step_dashboard(lab, "start"), "the start page has a dashboard"
+    assert step_dashboard(lab, "start", run), "the start page has a dashboard"
     # the kernel reads the files next to the lessons (e.g. snapshots/), as the lessons do
     data = [f for f in lite.lesson_files(NOTEBOOKS / "en") if f.suffix != ".ipynb"]
     code = ("import hashlib, os\nfor p in %r:\n    print(p, hashlib.sha256(open(p, 'rb').read()).hexdigest())"
@@ -192,8 +219,7 @@ def test_the_start_page_runs_steps_and_answers_an_exercise(lab):
 def test_every_lesson_runs_in_the_site_with_the_stored_answers(lab, lesson):
     outside = len(lab.outside)
     name = site_path(lesson).removesuffix(".ipynb").replace("/", "-")
-    run_lesson(lab, lesson, name)
-    step_dashboard(lab, name)
+    step_dashboard(lab, name, run_lesson(lab, lesson, name))
     assert_clean(lab, outside)
 
 
@@ -202,8 +228,7 @@ def test_the_start_page_of_every_other_language_runs_in_the_site(lab):
     for start in OTHER_STARTS:
         outside = len(lab.outside)
         name = f"start-{start.parent.name}"
-        run_lesson(lab, start, name)
-        assert step_dashboard(lab, name), f"{site_path(start)} has a dashboard"
+        assert step_dashboard(lab, name, run_lesson(lab, start, name)), f"{site_path(start)} has a dashboard"
         assert_clean(lab, outside)
     print(f"start pages of other languages: {[site_path(p) for p in OTHER_STARTS] or 'none yet'}")
 
