@@ -38,7 +38,6 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
-import anywidget
 import ipywidgets as W
 import plotly.graph_objects as go
 
@@ -97,63 +96,6 @@ CSS = """
 
 
 _LiveFigureWidget = LiveFigureWidget  # the name the tests and older code use
-
-
-class _FitFigures(anywidget.AnyWidget):
-    """An invisible helper: make every plotly figure of the dashboard as wide as its place.
-
-    plotly 7's FigureWidget (an anywidget) sizes a figure once, when it is first drawn; if its
-    element is not laid out yet at that moment (Voila renders widgets progressively; a hidden
-    tab is drawn when opened) the figure keeps plotly's default 700 px. The figures here are
-    drawn with plotly's ``responsive`` config, which re-fits them on a window resize event;
-    this helper sends one (debounced) when the dashboard's width changes or a figure appears,
-    and one at once when the dashboard comes into view.
-    """
-
-    _esm = """
-    export default {
-      render({ el }) {
-        let resize = null, mutations = null, shown = null, timers = [], last = -1, stopped = false;
-        const fit = () => {
-          timers.forEach(clearTimeout);
-          timers = [200, 1000].map((ms) => setTimeout(() => window.dispatchEvent(new Event('resize')), ms));
-        };
-        const isPlot = (n) => n.nodeType === 1 && (n.classList.contains('js-plotly-plot')
-                                                   || !!n.querySelector('.js-plotly-plot'));
-        const start = () => {
-          if (stopped) return;
-          const root = el.closest('.k8sjobs-explorer');
-          if (!root) { requestAnimationFrame(start); return; }
-          resize = new ResizeObserver((entries) => {
-            const width = Math.round(entries[0].contentRect.width);
-            if (width !== last) { last = width; fit(); }
-          });
-          resize.observe(root);
-          mutations = new MutationObserver((records) => {
-            if (records.some((r) => Array.from(r.addedNodes).some(isPlot))) fit();
-          });
-          mutations.observe(root, { childList: true, subtree: true });
-          // JupyterLab skips rendering an off-screen cell (content-visibility: auto): a figure
-          // drawn there ("Run all" ends at the last cell) gets plotly's 700 px default and is
-          // cut off in a half-width place until re-fitted. Re-fit in the frame it comes into view.
-          shown = new IntersectionObserver((entries) => {
-            if (entries.some((e) => e.isIntersecting)) {
-              requestAnimationFrame(() => window.dispatchEvent(new Event('resize')));
-            }
-          });
-          shown.observe(root);
-        };
-        start();
-        return () => {
-          stopped = true;
-          if (resize) resize.disconnect();
-          if (mutations) mutations.disconnect();
-          if (shown) shown.disconnect();
-          timers.forEach(clearTimeout);
-        };
-      }
-    };
-    """
 
 
 def _guard(method: Callable) -> Callable:
@@ -452,8 +394,8 @@ class Explorer:
         self.widget.layout.grid_template_rows = "auto auto auto"
         self.widget.layout.grid_template_columns = "repeat(4, minmax(0, 1fr))"
         self.widget.add_class("k8sjobs-grid")
-        self._fit = _FitFigures(layout=W.Layout(display="none"))
-        self.root = W.VBox([W.HTML(CSS), self._fit, self.widget], layout=W.Layout(width="100%"))
+        # (the figures' own front-end code re-fits them to their place: figure.py, watchFit)
+        self.root = W.VBox([W.HTML(CSS), self.widget], layout=W.Layout(width="100%"))
         self.root.add_class("k8sjobs-explorer")
 
     # ------------------------------------------------------------------ views
@@ -473,7 +415,7 @@ class Explorer:
         fw = self.figures.get(view)
         if fw is None:
             fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
-            # responsive: plotly re-fits the figure to its element on a window resize (see _FitFigures)
+            # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)
             fw._config = {**fw._config, "responsive": True, "displaylogo": False}
             self.figures[view] = fw
             self._drawn[view] = self._key()

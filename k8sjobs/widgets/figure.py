@@ -11,6 +11,14 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
   its ``_esm`` and plotly's code as an ordinary trait. The loader imports plotly's code once
   per page for all figures, initialises at once (so anywidget's 2 s never run out), keeps the
   updates that arrive while plotly loads and replays them in order when it is ready.
+* **Fitting its place.** plotly sizes a figure once, when it is first drawn; a figure drawn
+  before its place is laid out keeps plotly's 700 px. In a dashboard, the loader re-fits the
+  figures when the dashboard's width changes, a figure appears or the dashboard comes into
+  view. This used to be a helper anywidget of its own; under load (plotly's module evaluating
+  for many seconds right after the figures are created) that helper missed anywidget's 2 s and
+  the page logged "[anywidget] Failed to initialize model" (half the runs of lesson 15 with the
+  page's CPU throttled 4x). A dashboard's only anywidgets are now its figures, whose loader
+  initialises at once.
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -56,6 +64,47 @@ async function plotlyWidget(model) {
   return typeof def === "function" ? await def() : def;
 }
 
+// Fit: plotly sizes a figure once, when first drawn; drawn before its place is laid out (Voila
+// renders progressively, a hidden tab is drawn when opened) it keeps plotly's 700 px. Figures
+// are drawn with plotly's "responsive" config (re-fit on a window resize), so a dashboard
+// (.k8sjobs-explorer) gets a resize event when its width changes or a figure appears, and at
+// once when it comes into view (JupyterLab skips drawing off-screen cells). One watcher per
+// dashboard, shared by its figures' views. (Not a widget of its own: every anywidget model has
+// 2 s to load its module, and a busy page ran that out.)
+const fits = new WeakMap();
+function watchFit(el) {
+  let root = null, frames = 0, stopped = false;
+  const find = () => {
+    if (stopped) return;
+    root = el.closest(".k8sjobs-explorer");
+    if (!root) { if (frames++ < 600) requestAnimationFrame(find); return; }
+    let fit = fits.get(root);
+    if (!fit) {
+      let timers = [], last = -1;
+      const resize = () => window.dispatchEvent(new Event("resize"));
+      const soon = () => { timers.forEach(clearTimeout); timers = [200, 1000].map((ms) => setTimeout(resize, ms)); };
+      const isPlot = (n) => n.nodeType === 1 && (n.classList.contains("js-plotly-plot") || !!n.querySelector(".js-plotly-plot"));
+      const watchers = [
+        new ResizeObserver((e) => { const w = Math.round(e[0].contentRect.width); if (w !== last) { last = w; soon(); } }),
+        new MutationObserver((r) => { if (r.some((x) => Array.from(x.addedNodes).some(isPlot))) soon(); }),
+        new IntersectionObserver((e) => { if (e.some((x) => x.isIntersecting)) requestAnimationFrame(resize); }),
+      ];
+      watchers[0].observe(root);
+      watchers[1].observe(root, { childList: true, subtree: true });
+      watchers[2].observe(root);
+      fit = { views: 0, stop: () => { watchers.forEach((w) => w.disconnect()); timers.forEach(clearTimeout); } };
+      fits.set(root, fit);
+    }
+    fit.views += 1;
+  };
+  find();
+  return () => {
+    stopped = true;
+    const fit = root && fits.get(root);
+    if (fit && --fit.views === 0) { fit.stop(); fits.delete(root); }
+  };
+}
+
 export default {
   initialize(ctx) {
     const { model } = ctx;
@@ -77,9 +126,11 @@ export default {
     return () => { ready.then(({ cleanup }) => { if (typeof cleanup === "function") cleanup(); }); };
   },
   async render(ctx) {
+    const unfit = watchFit(ctx.el);
     const ready = pages.figures.get(ctx.model.get("_k8sjobs_id")) ?? plotlyWidget(ctx.model).then((widget) => ({ widget }));
     const { widget } = await ready;
-    return widget.render ? widget.render(ctx) : undefined;
+    const cleanup = widget.render ? await widget.render(ctx) : undefined;
+    return () => { unfit(); if (typeof cleanup === "function") cleanup(); };
   },
 };
 """.replace("__MESSAGES__", json.dumps(list(_MESSAGES)))

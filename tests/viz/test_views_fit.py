@@ -12,7 +12,7 @@ import pytest
 import viz_scenarios as S
 
 from k8sjobs import i18n, viz
-from k8sjobs.viz._common import FIGURE_PX, NARROW_FIGURE_PX, figure_title, join_lines, text_px
+from k8sjobs.viz._common import FIGURE_PX, NARROW_FIGURE_PX, figure_title, text_px
 
 LANGUAGES = ("en", "zh-CN", "ru")
 
@@ -161,27 +161,3 @@ def test_the_deletion_tables_values_and_column_titles_do_not_wrap_and_nothing_is
                     for piece in line.split(" "):
                         px = text_px(piece.replace("\u00a0", " "), size, bold=bold)
                         assert px + 8 <= w + 0.5, (language, name, i, piece, round(px), round(w))
-
-
-@pytest.mark.parametrize("view", ["timeline", "counts", "slow_start", "backoff", "ownership", "expectations"])
-def test_a_narrow_figures_legend_entries_end_inside_their_column_and_the_pane(language, view):
-    # The ru counts entry "нужно активных: min(parallelism, осталось completions)" was cut at
-    # "осталс" in a 380 px pane, and zh-CN entries ran past columns sized at 7 px a character.
-    for name in ("quota", "per_index", "backoff"):
-        trace = S.ALL[name]().trace
-        wide = viz.figure(view, trace, len(trace.cycles))
-        fig = viz.figure(view, trace, len(trace.cycles), narrow=True)
-        lg = fig.layout.legend
-        if lg.orientation != "h":
-            continue
-        assert lg.entrywidthmode == "pixels" and lg.xref == "container", (language, view, name)
-        columns = NARROW_FIGURE_PX // lg.entrywidth
-        assert lg.x * NARROW_FIGURE_PX + columns * lg.entrywidth <= NARROW_FIGURE_PX
-        for tr, before in zip(fig.data, wide.data, strict=True):
-            if tr.showlegend is False or not tr.name:
-                continue
-            lines = tr.name.split("<br>")
-            # The words are all there, wrapped where the whole did not fit.
-            assert join_lines(lines) == before.name, (language, view, name)
-            for line in lines:
-                assert 40 + text_px(line, 12) <= lg.entrywidth, (language, view, name, line, lg.entrywidth)
