@@ -20,6 +20,7 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
 from ._common import (
+    FIGURE_PX,
     HIGHLIGHT,
     INK,
     LEGEND_BOTTOM,
@@ -33,7 +34,9 @@ from ._common import (
     resolve,
     secs,
     table,
+    text_px,
     title,
+    wrap_px,
 )
 
 VIEW = "slow_start"
@@ -155,8 +158,63 @@ def _titles(trace: Trace, k: int, t: float, lad: Ladder) -> tuple[str, str]:
     return main, sub
 
 
-def figure(trace: Trace, cycle: int):
-    """The batches of the latest pod-creating cycle at or before ``cycle``."""
+FITS_WIDTH = True
+"""This view fits its labels to the figure's width (``figure(..., width_px=...)``)."""
+MARGIN = {"t": 105, "l": 10, "r": 30, "b": 95}
+LABEL_SIZE = 11
+LABEL_LINE_PX = 15
+"""Font size of the labels right of the bars, and the pixels one of their lines takes."""
+ROW_PX = 46
+"""Pixels of a batch's row (more when a label needs more lines)."""
+TICK_GAP = 6
+"""Pixels between a batch's name and the plot (plotly's automargin: tick length and padding)."""
+BAR_SHARE = 0.35
+"""The widest bar keeps at least this share of the plot when the labels ask for room."""
+
+
+def batch_names(shown: list[Batch], width_px: float) -> list[str]:
+    """The batches' names on the y axis: on two lines when one line would take more than a
+    quarter of a figure ``width_px`` wide (a half-width pane)."""
+    names = [_("batch {batch} (size {size})").format(batch=b.number, size=b.size) for b in shown]
+    if max((text_px(n) for n in names), default=0) <= width_px / 4:
+        return names
+    return ["<br>".join(wrap_px(n, width_px / 4)) for n in names]
+
+
+def plot_px(names: list[str], width_px: float = FIGURE_PX) -> float:
+    """The plot's width in a figure ``width_px`` wide: what the margins and the batch names leave."""
+    widest = max((text_px(line) for n in names for line in n.split("<br>")), default=0.0)
+    return width_px - MARGIN["l"] - MARGIN["r"] - widest - TICK_GAP
+
+
+def fit_labels(sizes: list[int], labels: list[str], plot: float) -> tuple[float, list[list[str]]]:
+    """The x axis's right end and each label's lines, so that a label written right of its bar
+    (``sizes``) ends inside a plot ``plot`` pixels wide.
+
+    The axis first leaves room for every label on one line (the bars shrink, the widest to
+    :data:`BAR_SHARE` of the plot at most); a label that still does not fit is wrapped between
+    words to the room right of its bar. No word is dropped.
+    """
+    xmax = max(sizes + [1])
+    right = xmax * 1.9 + 1
+    longest = max(right, xmax / BAR_SHARE)
+    for size, label in zip(sizes, labels):
+        need = text_px(label, LABEL_SIZE) + 6
+        if size / right * plot + need > plot and need < plot:
+            right = min(longest, max(right, size * plot / (plot - need)))
+    lines = []
+    for size, label in zip(sizes, labels):
+        room = plot - size / right * plot - 6
+        lines.append([label] if text_px(label, LABEL_SIZE) <= room else wrap_px(label, room, LABEL_SIZE))
+    return right, lines
+
+
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The batches of the latest pod-creating cycle at or before ``cycle``.
+
+    ``width_px``: the narrowest the figure will be drawn; the labels right of the bars end
+    inside the plot at that width (the axis leaves room for them, or they wrap).
+    """
     k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
@@ -166,7 +224,7 @@ def figure(trace: Trace, cycle: int):
     lad = ladder(c)
     main, sub = _titles(trace, k, t, lad)
     shown = list(lad.batches[:MAX_ROWS])
-    ys = [_("batch {batch} (size {size})").format(batch=b.number, size=b.size) for b in shown]
+    ys = batch_names(shown, width_px)
     # TRANSLATORS: the counts inside the bars: pods created / failed / skipped in a batch.
     parts = [
         (_("created"), Nn_("{n} created", "{n} created"), "succeeded", [len(b.created) for b in shown],
@@ -182,25 +240,32 @@ def figure(trace: Trace, cycle: int):
                      "textposition": "inside", "insidetextanchor": "middle", "marker": bar_marker(style),
                      "textfont": {"color": "#000000" if style == "pending" else "#ffffff"},
                      "customdata": hov, "hovertemplate": "%{y}: %{x} " + name + "<br>%{customdata}<extra></extra>"})
-    notes: list[dict[str, Any]] = []
-    for b, y in zip(shown, ys):
+    labels = []
+    for b in shown:
         if b.status == "failed":
             label = _("creations expected: {n}  ◀ failed batch: slow start stops here")
         elif b.status == "skipped":
             label = _("creations expected: {n}  (never sent)")
         else:
             label = _("creations expected: {n}")
+        labels.append(label.format(n=b.expect_add_after))
+    plot = plot_px(ys, width_px)
+    right, label_lines = fit_labels([b.size for b in shown], labels, plot)
+    notes: list[dict[str, Any]] = []
+    for b, y, lines in zip(shown, ys, label_lines):
         notes.append({"x": b.size, "y": y, "xref": "x", "yref": "y", "showarrow": False, "xanchor": "left",
-                      "text": label.format(n=b.expect_add_after), "font": {"size": 11},
+                      "align": "left", "text": "<br>".join(lines), "font": {"size": LABEL_SIZE},
                       "bgcolor": HIGHLIGHT if b.status == "failed" else "rgba(0,0,0,0)"})
     shapes = [{"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": i - 0.5, "y1": i + 0.5,
                "line": {"color": INK, "width": 2, "dash": "dot"}, "fillcolor": "rgba(0,0,0,0)", "layer": "above"}
               for i, b in enumerate(shown) if b.status == "failed"]
-    xmax = max([b.size for b in shown] + [1])
+    row = max([ROW_PX] + [LABEL_LINE_PX * len(lines) + 8 for lines in label_lines]
+              + [LABEL_LINE_PX * (y.count("<br>") + 1) + 8 for y in ys])
     layout = {
-        "title": title(main, sub), "barmode": "stack", "height": max(300, 46 * len(shown) + 200),
-        "margin": {"t": 105, "l": 10, "r": 30, "b": 95},
-        "xaxis": {"title": {"text": _("pods in the batch")}, "range": [0, xmax * 1.9 + 1], "dtick": _dtick(xmax)},
+        "title": title(main, sub, width_px=width_px), "barmode": "stack", "height": max(300, row * len(shown) + 200),
+        "margin": dict(MARGIN),
+        "xaxis": {"title": {"text": _("pods in the batch")}, "range": [0, right],
+                  "dtick": _dtick(right, max(2, int(plot // 40)))},
         "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": ys, "autorange": "reversed",
                   "automargin": True},
         "annotations": notes, "shapes": shapes,
@@ -209,9 +274,10 @@ def figure(trace: Trace, cycle: int):
     return make_figure(data, layout, view=VIEW)
 
 
-def _dtick(xmax: int) -> int:
+def _dtick(right: float, ticks: int) -> int:
+    # At most ``ticks`` tick labels on an axis ending at ``right`` (about 40 px apart).
     for step in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000):
-        if xmax / step <= 10:
+        if right / step <= ticks:
             return step
     return 10000
 

@@ -12,7 +12,7 @@ import pytest
 import viz_scenarios as S
 
 from k8sjobs import i18n, viz
-from k8sjobs.viz._common import FIGURE_PX, NARROW_FIGURE_PX, figure_title, text_px
+from k8sjobs.viz._common import FIGURE_PX, NARROW_FIGURE_PX, figure_title, join_lines, text_px
 
 LANGUAGES = ("en", "zh-CN", "ru")
 
@@ -161,3 +161,39 @@ def test_the_deletion_tables_values_and_column_titles_do_not_wrap_and_nothing_is
                     for piece in line.split(" "):
                         px = text_px(piece.replace("\u00a0", " "), size, bold=bold)
                         assert px + 8 <= w + 0.5, (language, name, i, piece, round(px), round(w))
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_slow_start_views_labels_end_inside_the_plot_with_every_word(language, narrow):
+    # At 380 px the labels right of the bars ran past the figure (ru 'ожидаемых созданий: 18  ◀
+    # неудачный пакет: ...' by 323 px); at 800 px the ru one by 6 px.
+    from k8sjobs.viz import slow_start as ss
+
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name in ("quota", "backoff", "indexed", "lag", "scale_down"):
+        trace = S.ALL[name]().trace
+        n = len(trace.cycles)
+        for k in sorted({1, n // 3, n // 2, n}):
+            fig = viz.figure("slow_start", trace, k, narrow=narrow)
+            lay = fig.layout
+            names = list(lay.yaxis.categoryarray)
+            # The batch names take the left of the figure (plotly's automargin), then the plot.
+            widest = max(text_px(line, 12) for n_ in names for line in n_.split("<br>"))
+            assert widest <= width / 3, (language, name, k, names)
+            plot = width - lay.margin.l - lay.margin.r - widest - 6
+            lo, hi = lay.xaxis.range
+            plot_h = lay.height - lay.margin.t - lay.margin.b
+            row = plot_h / len(names)
+            lad = ss.ladder(ss._pick(trace, k))
+            for b, note in zip(lad.batches, lay.annotations, strict=False):
+                lines = note.text.split("<br>")
+                end = (note.x - lo) / (hi - lo) * plot + max(text_px(line, 11) for line in lines) + 4
+                assert end <= plot + 1, (language, name, k, note.text, round(end), round(plot))
+                assert len(lines) * 15 <= row, (language, name, k, note.text, row)
+                # Every word is drawn: the label reads as the one-line sentence.
+                assert str(b.expect_add_after) in join_lines(lines)
+                assert join_lines(lines).startswith(ss._("creations expected: {n}").format(n=b.expect_add_after))
+            for n_, b in zip(names, lad.batches, strict=False):
+                # Wrapped at a space or between two Chinese characters, nothing else.
+                whole = ss._("batch {batch} (size {size})").format(batch=b.number, size=b.size)
+                assert n_.replace("<br>", "").replace(" ", "") == whole.replace(" ", ""), (n_, whole)
