@@ -52,6 +52,12 @@ VIEW = "backoff"
 FITS_WIDTH = True
 """This view fits its labels to the figure's width (``figure(..., width_px=...)``)."""
 MARGIN = {"t": 105, "l": 10, "r": 30, "b": 115}
+TICKS_PX = 20
+"""Pixels below the plot that the x axis's tick labels take (plotly's tick length, padding, a 12 px line)."""
+FAILED_AY = 30
+"""Pixels below the plot of the centre of the "Job failed" words (the end of their arrow)."""
+FAILED_ROOM = 20
+"""Pixels the x axis's title moves down, and the figure grows, when "Job failed" is written below the axis."""
 LABEL_SIZE = 11
 MARK_PX = 10
 """Room between a start mark's position and its label (half the triangle and a gap)."""
@@ -460,7 +466,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
         x_px = (s.job_failed_at + 0.02 * right) / (1.02 * right) * plot
         anchor = "right" if x_px + text_px(words, LABEL_SIZE) / 2 > plot + MARGIN["r"] - 2 else "center"
         notes.append({"x": s.job_failed_at, "y": 0, "xref": "x", "yref": "paper", "text": words, "xanchor": anchor,
-                      "showarrow": True, "arrowhead": 2, "ay": 30, "ax": 0, "font": {"size": LABEL_SIZE}})
+                      "showarrow": True, "arrowhead": 2, "ay": FAILED_AY, "ax": 0, "font": {"size": LABEL_SIZE}})
     if dropped:
         notes.append({"xref": "paper", "yref": "paper", "x": 1, "y": -0.1, "xanchor": "right", "showarrow": False,
                       "text": ngettext("{n} earlier lane not shown", "{n} earlier lanes not shown", dropped).format(
@@ -468,10 +474,16 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     if not fails:
         notes.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.3, "showarrow": False,
                       "text": _("no pod has failed yet"), "font": {"size": 13, "color": MUTED}})
+    # "Job failed" is written below the axis, between the tick labels and the axis's title, which
+    # moves down to make room (ru "Job завершился неуспешно" sat on "время с момента создания Job (с)").
+    room = FAILED_ROOM if s.job_failed_at is not None else 0
+    xtitle: dict[str, Any] = {"text": _("time since the Job was created (s)")}
+    if room:
+        xtitle["standoff"] = FAILED_AY + LABEL_SIZE - TICKS_PX + 6
     layout = {
-        "title": title(main, sub, width_px=width_px), "barmode": "overlay", "height": max(320, 34 * len(cats) + 200),
-        "margin": dict(MARGIN),
-        "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [-0.02 * right, right]},
+        "title": title(main, sub, width_px=width_px), "barmode": "overlay",
+        "height": max(320, 34 * len(cats) + 200) + room, "margin": {**MARGIN, "b": MARGIN["b"] + room},
+        "xaxis": {"title": xtitle, "range": [-0.02 * right, right]},
         "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": cats, "autorange": "reversed",
                   "automargin": True},
         "shapes": shapes, "annotations": notes,

@@ -197,3 +197,26 @@ def test_the_slow_start_views_labels_end_inside_the_plot_with_every_word(languag
                 # Wrapped at a space or between two Chinese characters, nothing else.
                 whole = ss._("batch {batch} (size {size})").format(batch=b.number, size=b.size)
                 assert n_.replace("<br>", "").replace(" ", "") == whole.replace(" ", ""), (n_, whole)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_backoff_views_job_failed_words_sit_between_the_tick_labels_and_the_axis_title(language, narrow):
+    # ru "Job завершился неуспешно" was written over "время с момента создания Job (с)" (by 72 to
+    # 159 px across, measured in Chromium at 800 px), en "Job failed" too where it fell mid-axis.
+    from k8sjobs.viz import backoff as bo
+
+    for name in ("backoff", "backoff_cap", "per_index"):
+        trace = S.ALL[name]().trace
+        fig = viz.figure("backoff", trace, len(trace.cycles), narrow=narrow)
+        lay = fig.layout
+        (note,) = [a for a in lay.annotations if a.xref == "x" and a.showarrow]
+        assert note.text == bo._("Job failed")
+        line = 1.3 * note.font.size  # plotly's line height
+        top, bottom = note.ay - line / 2, note.ay + line / 2  # pixels below the plot
+        assert top >= bo.TICKS_PX, (language, name, top)
+        title_top = bo.TICKS_PX + (lay.xaxis.title.standoff or 0)
+        assert bottom + 2 <= title_top, (language, name, bottom, title_top)
+        # The figure grew by the room it took, so the plot keeps its height.
+        wide = viz.figure("backoff", trace, len(trace.cycles) - 1, narrow=narrow)
+        if not any(a.xref == "x" and a.showarrow for a in wide.layout.annotations):
+            assert lay.margin.b - wide.layout.margin.b >= bo.FAILED_ROOM
