@@ -52,8 +52,6 @@ UNSCHEDULED = N_("(not scheduled)")
 def where_word(node: str) -> str:
     """A node name, or "(not scheduled)" in the current language."""
     return _(UNSCHEDULED) if node == UNSCHEDULED else node
-LABEL_ROOM = 0.5
-"""Width (in layer units) left for pod labels before the edges to the nodes start."""
 _PHASE_OUTCOME = {Phase.PENDING: "pending", Phase.RUNNING: "running", Phase.SUCCEEDED: "succeeded",
                   Phase.FAILED: "failed"}
 
@@ -213,8 +211,6 @@ def _titles(trace: Trace, k: int, t: float, g: nx.DiGraph) -> tuple[str, str]:
 FITS_WIDTH = True
 """This view makes room for the Job's label at the figure's width (``figure(..., width_px=...)``)."""
 MARGIN = {"t": 105, "l": 20, "r": 20, "b": 95}
-X_RIGHT = 2.55
-"""Right end of the x axis: room right of the nodes (x = 2) for their labels."""
 
 
 JOB_LABEL_PX = 160
@@ -222,18 +218,66 @@ JOB_LABEL_PX = 160
 a half-width figure changes its layout, not its data."""
 
 
-def job_label(name: str, status: str) -> list[str]:
-    """The lines under the Job's marker: its name (bold), then its counts, wrapped to :data:`JOB_LABEL_PX`."""
-    return [f"<b>{name}</b>", *wrap_px(status, JOB_LABEL_PX)]
+JOB_LABEL_NARROW_PX = 100
+"""Width the Job's counts wrap to where the pods' column needs the room (a half-width pane)."""
 
 
-def x_range(lines: list[str], width_px: float = FIGURE_PX) -> list[float]:
-    """The x axis range: the Job at x = 0 far enough from the plot's left edge that its
-    label, centred under it, is not cut (plotly clips marker text at the plot's edge); at
-    least 0.3 of a unit, as before."""
-    need = max(text_px(line, 12, bold="<b>" in line) for line in lines) / 2 + 4  # px of plot left of the Job
-    plot_w = width_px - MARGIN["l"] - MARGIN["r"]
-    return [round(min(-0.3, -need * X_RIGHT / (plot_w - need)), 4), X_RIGHT]
+def job_label(name: str, status: str, room: float = JOB_LABEL_PX) -> list[str]:
+    """The lines under the Job's marker: its name (bold; after ``job.batch/`` on a line of its
+    own when longer than ``room``), then its counts, wrapped to ``room`` pixels."""
+    head, sep, rest = name.partition("/")
+    names = [name] if text_px(name, 12, bold=True) <= room or not rest else [head + sep, rest]
+    return [f"<b>{n}</b>" for n in names] + wrap_px(status, room)
+
+
+POD_TEXT_PX = 11
+"""Pixels from a pod's centre to its label (half its marker and plotly's text padding)."""
+NODE_TEXT_PX = 16
+"""Pixels from a node's centre to its label."""
+HEAD_SIZE = 12
+HEAD_LINE_PX = 16
+"""Font size of the column titles, and the pixels one of their lines takes."""
+TOP = 1.16
+"""Top of the marks' part of the y axis: room above the top marker for its label."""
+MIN_FAN_PX = 40
+MIN_EDGE_PX = 16
+"""The shortest an edge from the Job to its pods, and one from a pod's label to its node, may be drawn."""
+
+
+def short_pod_label(label: str, job: str) -> str:
+    """A pod's label without its Job's name (``wide-h85nt`` -> ``…-h85nt``, ``[2] idx-2-x7k2p`` ->
+    ``[2] …-2-x7k2p``): the part that tells the Job's pods apart. Other labels stay whole."""
+    index, sep, name = label.rpartition("] ")
+    if name.startswith(job + "-"):
+        return f"{index}{sep}…{name[len(job):]}"
+    return label
+
+
+def columns(plot_w: float, job_lines: list[str], pod_labels: list[str], pod_size: int, node_texts: list[str],
+            job: str) -> tuple[tuple[float, float, float], bool, bool]:
+    """Where the Job, its pods and the nodes go, in pixels from the plot's left, in a plot
+    ``plot_w`` wide; whether the pods' labels must leave out their Job's name to fit; whether
+    everything fits.
+
+    The Job stands far enough from the left edge for its label, centred under it; the nodes
+    far enough from the right edge for theirs; the pods half way between, or further left
+    when their labels need the room before the edges to the nodes start. Where that puts them
+    too close to the Job's label, their labels leave out the Job's name (:func:`short_pod_label`).
+    """
+    job_x = max(text_px(line, 12, bold="<b>" in line) for line in job_lines) / 2 + 4
+    node_x = plot_w - NODE_TEXT_PX - max((text_px(t, 12, bold="<b>" in t) for t in node_texts), default=0.0) - 4
+
+    def pods_x(labels: list[str]) -> float:
+        widest = max((text_px(lb, pod_size) for lb in labels), default=0.0)
+        return min((job_x + node_x) / 2, node_x - NODE_TEXT_PX - MIN_EDGE_PX - widest - POD_TEXT_PX - 4)
+
+    # The pods' marks stay right of the Job's label (centred under the Job, as wide as 2 * job_x - 8).
+    fan = max(MIN_FAN_PX, job_x + 12)
+    x = pods_x(pod_labels)
+    short = x - job_x < fan and any(short_pod_label(lb, job) != lb for lb in pod_labels)
+    if short:
+        x = pods_x([short_pod_label(lb, job) for lb in pod_labels])
+    return (job_x, x, node_x), short, x - job_x >= fan
 
 
 def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
@@ -245,66 +289,116 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     k, t = g.graph["cycle"], g.graph["t"]
     main, sub = _titles(trace, k, t, g)
     pos = nx.get_node_attributes(g, "pos")
+    grouped = g.graph["grouped"]
+    jd = g.nodes[f"job/{trace.job_name}"]
+    members_of = {o: [(n, d) for n, d in g.nodes(data=True)
+                      if d.get("kind") in ("pod", "group") and d["outcome"] == o] for o in OUTCOMES}
+    n_members = sum(len(m) for o, m in members_of.items() if o != "deleted")
+    nodes = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") == "node"]
+    on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
+    node_texts = [f"<b>{d['label']}</b><br>{plural(on[n], 'pod')}" for n, d in nodes]
+
+    def pod_label(d: dict[str, Any]) -> str:
+        if grouped:
+            return d["label"]
+        return (f"[{d['index']}] " if d.get("index") is not None else "") + d["label"]
+
+    # Each layer's column in pixels of the plot: every label fits between its mark and the next column.
+    plot_w = width_px - MARGIN["l"] - MARGIN["r"]
+    all_pods = [pod_label(d) for o in OUTCOMES if o != "deleted" for _n, d in members_of[o]]
+    pod_size = 10 if n_members > 20 else 11
+    for room in (JOB_LABEL_PX, JOB_LABEL_NARROW_PX):
+        job_lines = job_label(jd["label"], jd["status"], room)
+        (job_x, pods_x, node_x), short, fits = columns(plot_w, job_lines, all_pods, pod_size,
+                                                       [t for text in node_texts for t in text.split("<br>")],
+                                                       trace.job_name)
+        if fits:
+            break
+    widest_pod = max((text_px(short_pod_label(lb, trace.job_name) if short else lb, pod_size) for lb in all_pods),
+                     default=0.0)
+    layer_x = (job_x, pods_x, node_x)
+    pos = {n: (layer_x[int(round(p[0]))], p[1]) for n, p in pos.items()}
     data: list[dict[str, Any]] = []
     for kind, dash, color in (("owns", "solid", "#9E9E9E"), ("runs-on", "dot", "#555555")):
         xs: list[float | None] = []
         ys: list[float | None] = []
         for a, b, d in g.edges(data=True):
             if d["kind"] == kind:
-                # A runs-on edge starts after the pod's label, which is written right of the pod.
-                x0 = pos[a][0] + (LABEL_ROOM if kind == "runs-on" else 0.0)
+                # A runs-on edge starts after the pods' labels, which are written right of the pods.
+                x0 = pos[a][0] + (POD_TEXT_PX + widest_pod + 4 if kind == "runs-on" else 0.0)
                 xs += [x0, pos[b][0], None]
                 ys += [pos[a][1], pos[b][1], None]
         data.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "hoverinfo": "skip",
                      "name": _("owns (ownerReference)") if kind == "owns" else _("runs on (spec.nodeName)"),
                      "line": {"color": color, "width": 1.2, "dash": dash}})
     jx, jy = pos[f"job/{trace.job_name}"]
-    jd = g.nodes[f"job/{trace.job_name}"]
-    job_lines = job_label(jd["label"], jd["status"])
     data.append({"type": "scatter", "mode": "markers+text", "x": [jx], "y": [jy], "name": "Job",
                  "text": ["<br>".join(job_lines)], "textposition": "bottom center",
                  "marker": {"symbol": "square", "size": 26, "color": "#FFFFFF", "line": {"color": INK, "width": 2.5}},
                  "hoverinfo": "text", "hovertext": [f"{jd['label']}: {jd['status']}"]})
-    grouped = g.graph["grouped"]
     for o in OUTCOMES:
-        members = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") in ("pod", "group") and d["outcome"] == o]
+        members = members_of[o]
         if o == "deleted":
             continue
         st = OUTCOME_STYLE[o]
         if grouped:
             sizes = [round(min(18.0, 9 + 1.5 * d["count"] ** 0.5), 1) for _, d in members]
-            labels = [d["label"] for _, d in members]
         else:
             sizes = [15] * len(members)
-            labels = [(f"[{d['index']}] " if d.get("index") is not None else "") + d["label"] for _, d in members]
+        # Where the names do not fit, they leave out the Job's name (written under the Job); the
+        # hover and the text twin keep the whole name.
+        labels = [short_pod_label(pod_label(d), trace.job_name) if short else pod_label(d) for _, d in members]
         data.append({"type": "scatter", "mode": "markers+text", "name": outcome_word(o),
                      "x": [pos[n][0] for n, _d in members],
                      "y": [pos[n][1] for n, _d in members], "text": labels, "textposition": "middle right",
-                     "textfont": {"size": 10 if len(members) > 20 else 11},
+                     "textfont": {"size": pod_size},
                      "marker": {"symbol": st.symbol, "size": sizes, "color": st.color if o != "pending" else MUTED,
                                 "line": {"color": INK if o != "failed" else st.color, "width": 1.5}},
                      "hoverinfo": "text", "hovertext": [_hover(d["label"], o, d["node"]) for _n, d in members]})
-    nodes = [(n, d) for n, d in g.nodes(data=True) if d.get("kind") == "node"]
-    on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
     data.append({"type": "scatter", "mode": "markers+text", "name": "Node", "x": [pos[n][0] for n, _ in nodes],
                  "y": [pos[n][1] for n, _ in nodes],
-                 "text": [f"<b>{d['label']}</b><br>{plural(on[n], 'pod')}" for n, d in nodes],
+                 "text": node_texts,
                  "textposition": "middle right",
                  "marker": {"symbol": "hexagon", "size": 24, "color": ["#FFFFFF" if d["gone"] else "#D9D9D9"
                                                                       for _, d in nodes],
                             "line": {"color": [MUTED if d["gone"] else INK for _, d in nodes], "width": 2}},
                  "hoverinfo": "text", "hovertext": [d["label"] for _, d in nodes]})
     n_rows = max(len([1 for _, d in g.nodes(data=True) if d.get("kind") in ("pod", "group")]), len(nodes), 4)
-    notes = [{"x": x, "y": 1.0, "xref": "x", "yref": "paper", "text": f"<b>{w}</b>", "showarrow": False,
-              "yanchor": "bottom", "font": {"size": 12}}
-             for x, w in ((0, "Job"), (1, _("Pods (by node, then phase)") if not grouped else
-                                       _("Pods grouped by node, phase")), (2, _("Nodes")))]
+    # Column titles at the top of the plot, each over its column (the pods' and the nodes' from the
+    # left of their marks), wrapped to the column's width; the y axis leaves room above the marks.
+    nodes_word = _("Nodes")
+    nodes_at = min(node_x - 12, plot_w - 1.1 * text_px(nodes_word, HEAD_SIZE) - 2)
+    heads = ((job_x, "center", "Job", 2 * job_x),
+             (pods_x - 8, "left", _("Pods (by node, then phase)") if not grouped else _("Pods grouped by node, phase"),
+              nodes_at - (pods_x - 8) - 10),
+             (nodes_at, "left", nodes_word, plot_w - nodes_at))
+    notes = []
+    head_lines = 1
+    for x, anchor, words, room in heads:
+        lines = wrap_px(words, room / 1.1, HEAD_SIZE)  # bold: 10% wider
+        if len(lines) > 2 and anchor == "left" and words != nodes_word:
+            # A narrow pods' column: its title starts over the edges from the Job instead.
+            x = min(x, job_x + 1.1 * text_px("Job", HEAD_SIZE) / 2 + 16)
+            lines = wrap_px(words, (nodes_at - x - 10) / 1.1, HEAD_SIZE)
+        head_lines = max(head_lines, len(lines))
+        notes.append({"x": x, "y": 1.0, "xref": "x", "yref": "paper", "text": "<br>".join(f"<b>{w}</b>" for w in lines),
+                      "showarrow": False, "xanchor": anchor, "yanchor": "top", "align": anchor,
+                      "font": {"size": HEAD_SIZE}})
+    # The marks keep the height they had: the figure grows by the column titles' lines, and the
+    # y axis reaches far enough down for the Job's label under its mark.
+    marks_px = min(1000, max(380, 22 * n_rows + 200)) - MARGIN["t"] - MARGIN["b"]
+    head_px = HEAD_LINE_PX * head_lines + 4
+    job_px = 13 + 15 * len(job_lines) + 4  # below the Job's centre: half its mark, its lines
+    low = min([p[1] for p in pos.values()] + [0]) - 0.12
+    if job_px < marks_px:
+        low = min(low, (jy - job_px * TOP / marks_px) / (1 - job_px / marks_px))
+    top = TOP + head_px * (TOP - low) / marks_px
+    height = marks_px + head_px + MARGIN["t"] + MARGIN["b"]
     layout = {
-        "title": title(main, sub, width_px=width_px), "height": min(1000, max(380, 22 * n_rows + 200)),
+        "title": title(main, sub, width_px=width_px), "height": height,
         "margin": dict(MARGIN),
-        "xaxis": {"visible": False, "range": x_range(job_lines, width_px), "fixedrange": True},
-        # Room above the top marker and below the lowest one for their two-line labels.
-        "yaxis": {"visible": False, "range": [min([p[1] for p in pos.values()] + [0]) - 0.12, 1.16]},
+        "xaxis": {"visible": False, "range": [0, plot_w], "fixedrange": True},
+        "yaxis": {"visible": False, "range": [low, top]},
         "annotations": notes, "showlegend": True,
         "legend": LEGEND_BOTTOM,
     }

@@ -189,12 +189,22 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
     # The same words, only broken differently; the data is untouched.
     assert " ".join(main_lines) == wide.layout.title.text.replace("<br>", " ")
     assert " ".join(sub_lines) == (wide.layout.title.subtitle.text or "").replace("<br>", " ")
-    assert narrow.to_dict()["data"] == wide.to_dict()["data"]
+    # The ownership view places its columns in pixels of the pane and may shorten pod names there
+    # (the hover keeps them whole): the same marks on the same rows, with the same hovers.
+    drop = {"x", "text"} if view == "ownership" else set()
+    assert ([{k: v for k, v in tr.items() if k not in drop} for tr in narrow.to_dict()["data"]]
+            == [{k: v for k, v in tr.items() if k not in drop} for tr in wide.to_dict()["data"]])
     # The top margin is what the narrow lines need (never below the view's own), and the plot keeps its height.
     assert narrow.layout.margin.t == max(wide.layout.meta["top"], title_top(narrow.layout.title.text, sub))
     added = narrow.layout.margin.t - wide.layout.margin.t
     legend_rows = (narrow.layout.margin.b or 0) - (wide.layout.margin.b or 0)
-    assert narrow.layout.height == wide.layout.height + added + legend_rows
+    # The ownership view's column titles wrap in a narrow column, and the figure grows by their lines.
+    heads = (_head_lines(narrow) - _head_lines(wide)) * 16 if view == "ownership" else 0
+    assert narrow.layout.height == wide.layout.height + added + legend_rows + heads
+
+
+def _head_lines(fig):
+    return max(a.text.count("<br>") + 1 for a in fig.layout.annotations if a.yref == "paper")
 
 
 @pytest.mark.parametrize("view", ["timeline", "counts"])

@@ -220,3 +220,53 @@ def test_the_backoff_views_job_failed_words_sit_between_the_tick_labels_and_the_
         wide = viz.figure("backoff", trace, len(trace.cycles) - 1, narrow=narrow)
         if not any(a.xref == "x" and a.showarrow for a in wide.layout.annotations):
             assert lay.margin.b - wide.layout.margin.b >= bo.FAILED_ROOM
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_ownership_views_pod_and_node_labels_end_before_the_next_column_and_the_titles_do_not_meet(
+        language, narrow):
+    # At 380 px pod names ran over the nodes and out of the figure ('job-pod-failure-backoff-v2nvs'
+    # by 12 px), node labels were cut at the plot's edge, the column titles overlapped.
+    from k8sjobs.viz import ownership as ow
+
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name in ("scale_down", "quota", "backoff", "indexed", "mixed_scale_down"):
+        trace = S.ALL[name]().trace
+        for k in (1, len(trace.cycles) // 2, len(trace.cycles)):
+            fig = viz.figure("ownership", trace, k, narrow=narrow)
+            lay = fig.layout
+            plot_w = width - lay.margin.l - lay.margin.r
+            assert list(lay.xaxis.range) == [0, plot_w]  # x in pixels of the plot
+            by = {tr.name: tr for tr in fig.data}
+            job = by["Job"]
+            job_right = job.x[0] + max(text_px(line, 12, bold="<b>" in line)
+                                       for line in job.text[0].split("<br>")) / 2
+            runs_on = next(tr for tr in fig.data if tr.mode == "lines" and tr.line.dash == "dot")
+            edge_starts = {x for x in runs_on.x[0::3] if x is not None}
+            node = by["Node"]
+            for tr in fig.data:
+                if tr.mode != "markers+text" or tr.name in ("Job", "Node"):
+                    continue
+                size = tr.textfont.size
+                for x, label, hover in zip(tr.x, tr.text, tr.hovertext, strict=True):
+                    where = (language, name, k, label)
+                    assert x - 8 >= job_right, (*where, x, job_right)  # right of the Job's label
+                    end = x + ow.POD_TEXT_PX + text_px(label, size)
+                    assert all(end <= s for s in edge_starts), (*where, end, edge_starts)
+                    assert end <= min(node.x) - ow.NODE_TEXT_PX, (*where, end)
+                    # A shortened name is the end of the whole one, which the hover keeps.
+                    pod = label.split("] ")[-1]
+                    assert pod.startswith("…-") and pod[1:] in hover or hover.startswith(pod), (*where, hover)
+            for x, words in zip(node.x, node.text, strict=True):
+                end = x + ow.NODE_TEXT_PX + max(text_px(w, 12, bold="<b>" in w) for w in words.split("<br>"))
+                assert end <= plot_w, (language, name, k, words, end, plot_w)
+            heads = [a for a in lay.annotations if a.yref == "paper" and a.font.size == ow.HEAD_SIZE]
+            spans = []
+            for a in heads:
+                w = max(text_px(line, ow.HEAD_SIZE, bold=True) for line in a.text.split("<br>"))
+                left = a.x - w / 2 if a.xanchor == "center" else a.x
+                spans.append((left, left + w, a.text))
+            spans.sort()
+            assert spans[0][0] >= 0 and spans[-1][1] <= plot_w + lay.margin.r, (language, name, k, spans)
+            for (_l0, r0, t0), (l1, _r1, t1) in zip(spans, spans[1:]):
+                assert r0 + 4 <= l1, (language, name, k, t0, t1)
