@@ -289,26 +289,39 @@ def narrow_titles(fig: go.Figure) -> go.Figure:
 
 
 NARROW_PANE_PX = 380
-"""Width of a half-width pane's plot, conservatively (a 1280 px window with JupyterLab's side bar)."""
+"""Width of a half-width pane, conservatively (a 1280 px window with JupyterLab's side bar)."""
 LEGEND_ROW = 19
-"""Pixels per row of a horizontal legend."""
+"""Pixels per row (per line) of a horizontal legend."""
+LEGEND_TEXT_X = 40
+"""Pixels from a legend entry's left to its text (plotly's symbol and gap, measured in Chromium)."""
+LEGEND_FONT = 12
 
 
 def _narrow_legend(fig: go.Figure) -> None:
     # A horizontal legend in a half-width pane wraps into as many rows as plotly finds room
     # for, and those rows take the plot's own height (a 6-pod timeline shrank to a few
-    # pixels). Columns as wide as the longest entry give a known number of rows, and the
-    # figure grows by them, so the plot keeps its size and no entry overlaps the next.
+    # pixels). Columns as wide as the longest entry (measured) give a known number of rows, and
+    # the figure grows by them, so the plot keeps its size and no entry overlaps the next. The
+    # legend starts at the pane's left edge (not the plot's), and an entry wider than the pane
+    # is wrapped between words: the ru "нужно активных: min(parallelism, осталось completions)"
+    # was cut at "осталс" (the trace's name is the legend's text; its hover reads the same words).
     legend = fig.layout.legend
     if legend.orientation != "h" or legend.yref != "container" or fig.layout.height is None:
         return
-    names = [t.name or "" for t in fig.data if t.showlegend is not False]
-    if not names:
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    if not shown:
         return
-    entry_px = 45 + 7 * max(len(n) for n in names)  # symbol, gap, about 7 px per character
-    columns = max(1, min(3, NARROW_PANE_PX // entry_px))
-    rows = -(-len(names) // columns)
-    legend.update(entrywidth=1 / columns - 0.005, entrywidthmode="fraction")
+    room = NARROW_PANE_PX - LEGEND_TEXT_X - 12
+    for t in shown:
+        if text_px(t.name, LEGEND_FONT) > room:
+            t.name = "<br>".join(wrap_px(t.name, room, LEGEND_FONT))
+    # Rows in the legend's order (a lower legendrank comes first, as in the cycle strip's entry).
+    shown.sort(key=lambda t: t.legendrank if t.legendrank is not None else 1000)
+    lines = [t.name.split("<br>") for t in shown]
+    widest = max(text_px(line, LEGEND_FONT) for ls in lines for line in ls)
+    columns = max(1, min(3, int(NARROW_PANE_PX // (LEGEND_TEXT_X + widest + 12))))
+    legend.update(xref="container", x=0.01, entrywidth=NARROW_PANE_PX // columns - 6, entrywidthmode="pixels")
+    rows = sum(max(len(ls) for ls in lines[i:i + columns]) for i in range(0, len(lines), columns))
     if rows > 1:
         extra = LEGEND_ROW * (rows - 1)
         fig.layout.margin.b = (fig.layout.margin.b or 80) + extra

@@ -18,6 +18,7 @@ from k8sjobs.viz._common import (
     OUTCOME_STYLE,
     OUTCOMES,
     figure_title,
+    join_lines,
     text_px,
     title_room,
     title_top,
@@ -175,6 +176,10 @@ def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it(
     assert _doc(fw) == _doc(viz.figure("slow_start", S.quota().trace, 1))
 
 
+def _names_joined(data):
+    return [{**tr, "name": join_lines(tr["name"].split("<br>"))} if "name" in tr else tr for tr in data]
+
+
 @pytest.mark.parametrize("view", viz.VIEWS)
 def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(view):
     trace = S.ALL["quota"]().trace
@@ -189,10 +194,11 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
     # The same words, only broken differently; the data is untouched.
     assert " ".join(main_lines) == wide.layout.title.text.replace("<br>", " ")
     assert " ".join(sub_lines) == (wide.layout.title.subtitle.text or "").replace("<br>", " ")
-    # The ownership view places its columns in pixels of the pane and may shorten pod names there
+    # Only a legend entry wider than the pane is wrapped (its name is the legend's text). The
+    # ownership view places its columns in pixels of the pane and may shorten pod names there
     # (the hover keeps them whole): the same marks on the same rows, with the same hovers.
     drop = {"x", "text"} if view == "ownership" else set()
-    assert ([{k: v for k, v in tr.items() if k not in drop} for tr in narrow.to_dict()["data"]]
+    assert ([{k: v for k, v in tr.items() if k not in drop} for tr in _names_joined(narrow.to_dict()["data"])]
             == [{k: v for k, v in tr.items() if k not in drop} for tr in wide.to_dict()["data"]])
     # The top margin is what the narrow lines need (never below the view's own), and the plot keeps its height.
     assert narrow.layout.margin.t == max(wide.layout.meta["top"], title_top(narrow.layout.title.text, sub))
@@ -215,11 +221,14 @@ def test_a_narrow_figures_legend_has_columns_as_wide_as_its_longest_entry_and_th
     k = len(trace.cycles) // 2
     wide, narrow = viz.figure(view, trace, k), viz.figure(view, trace, k, narrow=True)
     names = [t.name for t in narrow.data if t.showlegend is not False]
-    columns = round(1 / narrow.layout.legend.entrywidth)
-    assert narrow.layout.legend.entrywidthmode == "fraction" and 1 <= columns <= 3
-    assert columns * (45 + 7 * max(map(len, names))) <= 380 or columns == 1
+    legend = narrow.layout.legend
+    assert legend.entrywidthmode == "pixels"
+    columns = 380 // legend.entrywidth
+    assert 1 <= columns <= 3
+    widest = max(text_px(line, 12) for n in names for line in n.split("<br>"))
+    assert 40 + widest <= legend.entrywidth
     rows = -(-len(names) // columns)
-    assert narrow.layout.margin.b - wide.layout.margin.b == 19 * (rows - 1)
+    assert narrow.layout.margin.b - wide.layout.margin.b >= 19 * (rows - 1)
 
     def plot_height(fig):
         return fig.layout.height - fig.layout.margin.t - fig.layout.margin.b

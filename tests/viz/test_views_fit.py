@@ -270,3 +270,25 @@ def test_the_ownership_views_pod_and_node_labels_end_before_the_next_column_and_
             assert spans[0][0] >= 0 and spans[-1][1] <= plot_w + lay.margin.r, (language, name, k, spans)
             for (_l0, r0, t0), (l1, _r1, t1) in zip(spans, spans[1:]):
                 assert r0 + 4 <= l1, (language, name, k, t0, t1)
+@pytest.mark.parametrize("view", ["timeline", "counts", "slow_start", "backoff", "ownership", "expectations"])
+def test_a_narrow_figures_legend_entries_end_inside_their_column_and_the_pane(language, view):
+    # The ru counts entry "нужно активных: min(parallelism, осталось completions)" was cut at
+    # "осталс" in a 380 px pane, and zh-CN entries ran past columns sized at 7 px a character.
+    for name in ("quota", "per_index", "backoff"):
+        trace = S.ALL[name]().trace
+        wide = viz.figure(view, trace, len(trace.cycles))
+        fig = viz.figure(view, trace, len(trace.cycles), narrow=True)
+        lg = fig.layout.legend
+        if lg.orientation != "h":
+            continue
+        assert lg.entrywidthmode == "pixels" and lg.xref == "container", (language, view, name)
+        columns = NARROW_FIGURE_PX // lg.entrywidth
+        assert lg.x * NARROW_FIGURE_PX + columns * lg.entrywidth <= NARROW_FIGURE_PX
+        for tr, before in zip(fig.data, wide.data, strict=True):
+            if tr.showlegend is False or not tr.name:
+                continue
+            lines = tr.name.split("<br>")
+            # The words are all there, wrapped where the whole did not fit.
+            assert join_lines(lines) == before.name, (language, view, name)
+            for line in lines:
+                assert 40 + text_px(line, 12) <= lg.entrywidth, (language, view, name, line, lg.entrywidth)
