@@ -11,6 +11,11 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
   its ``_esm`` and plotly's code as an ordinary trait. The loader imports plotly's code once
   per page for all figures, initialises at once (so anywidget's 2 s never run out), keeps the
   updates that arrive while plotly loads and replays them in order when it is ready.
+* **Missing anywidget's 2 s anyway.** A figure created just before a long task (plotly's module
+  evaluating, a busy laptop) can still miss it; anywidget then drops every message from the
+  kernel to it, silently. So the figure's first message carries its first picture (plotly sets
+  the data after ipywidgets opens the comm: the comm is opened after ``__init__``), and the
+  loader hands the figure's later messages to ipywidgets itself (``keepListening``).
 * **Fitting its place.** plotly sizes a figure once, when it is first drawn; a figure drawn
   before its place is laid out keeps plotly's 700 px. In a dashboard, the loader re-fits the
   figures when the dashboard's width changes, a figure appears or the dashboard comes into
@@ -105,9 +110,23 @@ function watchFit(el) {
   };
 }
 
+// anywidget 0.11 gives a model 2 s to load its module; after that it drops every message from
+// the kernel (awaiting a rejected promise): the figure would freeze. On a busy page a figure can
+// miss it (created just before a long task), so its comm hands messages to ipywidgets directly.
+function keepListening(model) {
+  const id = model.get("_k8sjobs_id");
+  for (const m of Object.values(model.widget_manager?._models ?? {})) {
+    Promise.resolve(m).then((m) => {
+      const base = m && m.comm && m.get("_k8sjobs_id") === id && Object.getPrototypeOf(Object.getPrototypeOf(m));
+      if (base && typeof base._handle_comm_msg === "function") m.comm.on_msg((msg) => base._handle_comm_msg.call(m, msg));
+    }, () => {});
+  }
+}
+
 export default {
   initialize(ctx) {
     const { model } = ctx;
+    keepListening(model);
     // Updates that arrive before plotly's listeners exist are kept, in order, and replayed.
     const early = [];
     const keep = MESSAGES.map((name) => {
@@ -146,6 +165,23 @@ class LiveFigureWidget(go.FigureWidget):
     _k8sjobs_esm = traitlets.Unicode(_PLOTLY_ESM).tag(sync=True)
     _k8sjobs_esm_key = traitlets.Unicode(_PLOTLY_ESM_KEY).tag(sync=True)
     _k8sjobs_id = traitlets.Unicode().tag(sync=True)
+
+    _k8sjobs_defer_open = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        # plotly sets the figure's data after ipywidgets opened the comm, so the front end gets an
+        # empty figure and the data in a second message. A figure model that misses anywidget's
+        # 2 s drops that message and stays empty; opened after __init__, its first message is the picture.
+        self._k8sjobs_defer_open = True
+        try:
+            super().__init__(*args, **kwargs)
+        finally:
+            self._k8sjobs_defer_open = False
+        self.open()
+
+    def open(self) -> None:  # noqa: D102 -- ipywidgets API
+        if not self._k8sjobs_defer_open:
+            super().open()
 
     @traitlets.default("_k8sjobs_id")
     def _first_id(self) -> str:
