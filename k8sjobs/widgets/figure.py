@@ -24,6 +24,9 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
   the page logged "[anywidget] Failed to initialize model" (half the runs of lesson 15 with the
   page's CPU throttled 4x). A dashboard's only anywidgets are now its figures, whose loader
   initialises at once.
+* **anywidget's 2 s itself.** :data:`ANYWIDGET_DEADLINE_JS`, in front of the loader's code, makes
+  anywidget's own 2 s deadline 60 s for every widget created on the page after the first figure's
+  code has run, so a figure created while the page is busy is not declared dead (no page error).
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -50,7 +53,22 @@ _IDS = itertools.count(1)
 _MESSAGES = ("_py2js_addTraces", "_py2js_deleteTraces", "_py2js_moveTraces", "_py2js_restyle", "_py2js_relayout",
              "_py2js_update", "_py2js_animate", "_py2js_removeLayoutProps", "_py2js_removeTraceProps")
 
-LOADER_ESM = """
+ANYWIDGET_DEADLINE_JS = """
+// anywidget (0.11) gives every widget 2 s of wall-clock time, from the creation of its model, to
+// load its code and initialise (AbortSignal.timeout(2000) in its Runtime). A widget that misses it
+// is dead for good: "[anywidget] Failed to initialize model.", its view is not drawn and it never
+// takes another update from the kernel. On a busy page (plotly's 5 MB of code being evaluated, a
+// slow laptop, a loaded 2-core machine) the 2 s run out while the widget's code is ready. Once the
+// first k8sjobs widget's code has run, anywidget's own 2 s deadline (only anywidget's: its code is
+// on the stack) becomes 60 s, for every widget created after it on the page.
+if (!globalThis.__k8sjobsAnywidgetDeadline) {
+  globalThis.__k8sjobsAnywidgetDeadline = true;
+  const timeout = AbortSignal.timeout.bind(AbortSignal);
+  AbortSignal.timeout = (ms) => timeout(ms === 2000 && /anywidget/.test(new Error().stack ?? "") ? 60000 : ms);
+}
+"""
+
+LOADER_ESM = ANYWIDGET_DEADLINE_JS + """
 const MESSAGES = __MESSAGES__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
 

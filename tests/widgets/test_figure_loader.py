@@ -58,3 +58,12 @@ def test_the_first_picture_travels_in_the_figures_first_message(monkeypatch):
     figures = [o["data"]["state"] for o in opened if "_widget_data" in o["data"]["state"]]
     assert len(figures) == 1 and fw.comm is not None
     assert figures[0]["_widget_data"][0]["y"] == [3, 4] and figures[0]["_widget_layout"]["title"]["text"] == "t"
+
+
+def test_the_figures_code_stretches_anywidgets_2_s_deadline_for_the_widgets_after_it():
+    # anywidget 0.11 kills a widget whose code is not initialised 2 s after its model was created
+    # (measured under load: "[anywidget] Failed to initialize model." in the browser and lite stages).
+    from k8sjobs.widgets.figure import ANYWIDGET_DEADLINE_JS
+
+    assert "AbortSignal.timeout" in ANYWIDGET_DEADLINE_JS and "ms === 2000" in ANYWIDGET_DEADLINE_JS
+    assert LiveFigureWidget().get_state()["_esm"].startswith(ANYWIDGET_DEADLINE_JS)
