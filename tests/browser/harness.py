@@ -548,18 +548,20 @@ class Notebook:
         """
         from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+        # The status that ended the wait is the answer: read again, it may already be 'busy' with
+        # the next message (a figure's front end talks to the kernel on its own).
         try:
-            self.page.wait_for_function(
+            handle = self.page.wait_for_function(
                 """() => {
                     const s = window.jupyterapp.shell.currentWidget.sessionContext;
                     const st = s.session && s.session.kernel ? s.session.kernel.status : 'none';
-                    return !['busy', 'starting', 'restarting', 'autorestarting'].includes(st);
+                    return ['busy', 'starting', 'restarting', 'autorestarting'].includes(st) ? false : st;
                 }""",
                 timeout=timeout * 1000,
             )
         except PlaywrightTimeoutError:
-            pass
-        return self.kernel_status()
+            return self.kernel_status()
+        return handle.json_value()
 
     def wait_idle(self, timeout: float = 60) -> None:
         """Wait until the kernel reports idle (e.g. after a click whose handler runs in the kernel)."""
