@@ -210,6 +210,18 @@ def text_px(text: str, size: float = 12, *, bold: bool = False) -> float:
     return em / 100 * size * (1.1 if bold else 1.0)
 
 
+TICK_GAP_PX = 6
+"""Pixels between a category axis's names and the plot (plotly's automargin: tick length and padding)."""
+
+
+def plot_beside_names(width_px: float, margin: dict[str, int], names: Iterable[str]) -> float:
+    """The plot's width in a figure ``width_px`` wide with ``margin``, whose y axis (a category
+    axis with automargin) shows ``names`` at 12 px: plotly makes room for the widest line of
+    them (``<br>`` starts a line) and its tick gap; the plot has what is left."""
+    widest = max((text_px(line) for n in names for line in n.split("<br>")), default=0.0)
+    return width_px - margin["l"] - margin["r"] - widest - TICK_GAP_PX
+
+
 def wrap_px(text: str, width_px: float, size: float = 12) -> list[str]:
     """Greedy wrap of ``text`` into lines of at most ``width_px`` pixels at font ``size``.
 

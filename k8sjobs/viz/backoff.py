@@ -39,6 +39,7 @@ from ._common import (
     job_ref,
     make_figure,
     now_line,
+    plot_beside_names,
     plural,
     resolve,
     secs,
@@ -270,10 +271,8 @@ def _bar_text(f: Failure) -> str:
 
 
 def plot_px(lanes: list[str], width_px: float = FIGURE_PX) -> float:
-    """The plot's width in a figure ``width_px`` wide: what the margins and the lane names
-    (plotly's automargin makes room for the widest, at 12 px, plus its tick gap) leave."""
-    names = max((text_px(n, 12) for n in lanes), default=0.0)
-    return max(width_px - MARGIN["l"] - MARGIN["r"] - names - 6, 60.0)
+    """The plot's width in a figure ``width_px`` wide beside the lane names, at least 60 px."""
+    return max(plot_beside_names(width_px, MARGIN, lanes), 60.0)
 
 
 def _ends_at(x: float, label_px: float, plot: float) -> float:

@@ -30,6 +30,7 @@ from ._common import (
     job_ref,
     latest_cycle_with,
     make_figure,
+    plot_beside_names,
     plural,
     resolve,
     secs,
@@ -166,8 +167,6 @@ LABEL_LINE_PX = 15
 """Font size of the labels right of the bars, and the pixels one of their lines takes."""
 ROW_PX = 46
 """Pixels of a batch's row (more when a label needs more lines)."""
-TICK_GAP = 6
-"""Pixels between a batch's name and the plot (plotly's automargin: tick length and padding)."""
 BAR_SHARE = 0.35
 """The widest bar keeps at least this share of the plot when the labels ask for room."""
 
@@ -183,8 +182,7 @@ def batch_names(shown: list[Batch], width_px: float) -> list[str]:
 
 def plot_px(names: list[str], width_px: float = FIGURE_PX) -> float:
     """The plot's width in a figure ``width_px`` wide: what the margins and the batch names leave."""
-    widest = max((text_px(line) for n in names for line in n.split("<br>")), default=0.0)
-    return width_px - MARGIN["l"] - MARGIN["r"] - widest - TICK_GAP
+    return plot_beside_names(width_px, MARGIN, names)
 
 
 def fit_labels(sizes: list[int], labels: list[str], plot: float) -> tuple[float, list[list[str]]]:
