@@ -185,13 +185,15 @@ def close_gaps(text: str) -> str:
     last = len(text) - 1
     for i, ch in enumerate(text):
         if (ch == " " and 0 < i < last and text[i - 1] != " " and text[i + 1] != " "
-                and _is_wide(text[i - 1]) and _is_wide(text[i + 1])):
+                and is_wide(text[i - 1]) and is_wide(text[i + 1])):
             continue
         out.append(ch)
     return "".join(out)
 
 
-def _is_wide(ch: str) -> bool:
+def is_wide(ch: str) -> bool:
+    """Whether ``ch`` is an East Asian wide or fullwidth character (Chinese, ``，：（）``): two
+    columns in a monospace font, one em in a proportional one, and no spaces around it in Chinese."""
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
@@ -212,7 +214,7 @@ def display_width(text: str) -> int:
     for ch in text:
         if unicodedata.combining(ch):
             continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        width += 2 if is_wide(ch) else 1
     return width
 
 
@@ -275,7 +277,7 @@ def _break_pieces(text: str) -> list[str]:
         if not cur or ch in _NO_BREAK_BEFORE or prev in _NO_BREAK_AFTER:
             cur += ch
             continue
-        if unicodedata.east_asian_width(prev) in ("W", "F") or unicodedata.east_asian_width(ch) in ("W", "F"):
+        if is_wide(prev) or is_wide(ch):
             pieces.append(cur)
             cur = ch
         else:

@@ -19,7 +19,7 @@ from typing import Any
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from k8sjobs.i18n import N_, Nn_, _, display_width, get_language, ljust, ngettext, rjust, wrap_width
+from k8sjobs.i18n import N_, Nn_, _, display_width, get_language, is_wide, ljust, ngettext, rjust, wrap_width
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
@@ -203,7 +203,7 @@ def text_px(text: str, size: float = 12, *, bold: bool = False) -> float:
             em += _ASCII_EM[o - 32]
         elif 0x410 <= o < 0x450:
             em += _CYRILLIC_EM[o - 0x410]
-        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+        elif is_wide(ch):
             em += 100
         elif not unicodedata.combining(ch):
             em += 85
@@ -244,8 +244,7 @@ def join_lines(lines: Sequence[str]) -> str:
     fell between two Chinese characters."""
     out = ""
     for line in lines:
-        if out and (unicodedata.east_asian_width(out[-1]) in ("W", "F")
-                    or unicodedata.east_asian_width(line[:1] or " ") in ("W", "F")):
+        if out and (is_wide(out[-1]) or is_wide(line[:1] or " ")):
             out += line
         else:
             out += (" " if out else "") + line
