@@ -524,6 +524,11 @@ _CELL_OUTPUTS_JS = """() => {
 }"""
 
 
+# The open notebook's kernel status as JupyterLab last heard it ('none' without a kernel): a JS expression.
+_KERNEL_STATUS = ("((s) => s.session && s.session.kernel ? s.session.kernel.status : 'none')"
+                  "(window.jupyterapp.shell.currentWidget.sessionContext)")
+
+
 class Notebook:
     """A notebook open in JupyterLab / Notebook 7 (see ``JupyterLab.open_notebook``)."""
 
@@ -534,9 +539,7 @@ class Notebook:
 
     def kernel_status(self) -> str:
         """The kernel's status as JupyterLab last heard it ('idle', 'busy', 'dead', ...), at this instant."""
-        return self.page.evaluate(
-            "() => { const s = window.jupyterapp.shell.currentWidget.sessionContext;"
-            " return s.session && s.session.kernel ? s.session.kernel.status : 'none'; }")
+        return self.page.evaluate(f"() => {_KERNEL_STATUS}")
 
     def settled_kernel_status(self, timeout: float = 30) -> str:
         """The kernel's status once it has finished what it was doing: 'idle' for a live, free kernel.
@@ -552,11 +555,10 @@ class Notebook:
         # the next message (a figure's front end talks to the kernel on its own).
         try:
             handle = self.page.wait_for_function(
-                """() => {
-                    const s = window.jupyterapp.shell.currentWidget.sessionContext;
-                    const st = s.session && s.session.kernel ? s.session.kernel.status : 'none';
+                f"""() => {{
+                    const st = {_KERNEL_STATUS};
                     return ['busy', 'starting', 'restarting', 'autorestarting'].includes(st) ? false : st;
-                }""",
+                }}""",
                 timeout=timeout * 1000,
             )
         except PlaywrightTimeoutError:
@@ -566,10 +568,7 @@ class Notebook:
     def wait_idle(self, timeout: float = 60) -> None:
         """Wait until the kernel reports idle (e.g. after a click whose handler runs in the kernel)."""
         self.page.wait_for_function(
-            """() => {
-                const s = window.jupyterapp.shell.currentWidget.sessionContext;
-                return !!(s.session && s.session.kernel && s.session.kernel.status === 'idle');
-            }""",
+            f"() => {_KERNEL_STATUS} === 'idle'",
             timeout=timeout * 1000,
         )
 
