@@ -1,4 +1,4 @@
-"""A seeded, simulated cluster running one Job: the engine under every lesson.
+"""A seeded, simulated cluster running any number of Jobs: the engine under every lesson.
 
 One :class:`~k8sjobs.clock.FakeClock` and one :class:`~k8sjobs.clock.EventHeap` keyed
 ``(time, priority, sequence)`` drive everything: the API server (:mod:`k8sjobs.api.store`),
@@ -260,19 +260,43 @@ class SimulationError(ValueError):
     """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
 
 
-def load_job(manifest: Job | Snapshot | str | bytes | dict, source: str = "<manifest>") -> Job:
-    """A Job from a Job object, a snapshot, YAML/JSON text or a document; raises DecodeError."""
+Manifest = Job | Snapshot | str | bytes | dict | list | tuple
+"""What a run starts from: a Job, a snapshot of a real cluster, a manifest file's text (one or
+several objects), a decoded document, or a sequence of Jobs."""
+
+
+def load_jobs(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[str, Job], ...]:
+    """Every Job of ``manifest`` with its label (see :func:`~k8sjobs.api.yamlio.object_label`), in order.
+
+    Raises DecodeError naming the source and the object for anything that cannot be read.
+    """
     if isinstance(manifest, Job):
-        return manifest
+        return (("", manifest),)
     if isinstance(manifest, Snapshot):
-        return manifest.job
+        return (("", manifest.job),)
+    if isinstance(manifest, (list, tuple)):
+        jobs = [load_jobs(m, source)[0][1] for m in manifest]
+        if not jobs:
+            raise DecodeError(f"{source}: empty: no Job given")
+        if len(jobs) == 1:
+            return (("", jobs[0]),)
+        return tuple((f'document {i} (job "{j.metadata.name}")', j) for i, j in enumerate(jobs, 1))
     if isinstance(manifest, dict):
-        yamlio.check_type_meta(manifest, source)
-        return yamlio.job_from_document(manifest, source)
-    return yamlio.load_job_manifest(manifest, source)
+        if not (manifest.get("kind") == "List" and manifest.get("apiVersion") == "v1"):
+            yamlio.check_type_meta(manifest, source)
+            return (("", yamlio.job_from_document(manifest, source)),)
+        import json
+
+        return tuple(yamlio.load_objects(json.dumps(manifest), source))
+    return tuple(yamlio.load_objects(manifest, source))
 
 
-def check_workload(job: Job) -> None:
+def load_job(manifest: Manifest, source: str = "<manifest>") -> Job:
+    """The (first) Job of a Job object, a snapshot, YAML/JSON text or a document; raises DecodeError."""
+    return load_jobs(manifest, source)[0][1]
+
+
+def check_workload(job: Job, where: str = "") -> None:
     """Reject invalid sim annotations with field errors naming the annotation."""
     workload, errors = parse_workload(job.spec.template.metadata.annotations)
     regular = [c.name for c in job.spec.template.spec.containers]
@@ -284,35 +308,96 @@ def check_workload(job: Job) -> None:
                                          "must name regular containers of the pod template ("
                                          + ", ".join(regular) + "); not " + ", ".join(unknown)))
     if errors:
-        raise InvalidError("Job", job.metadata.name, errors)
+        raise InvalidError("Job", job.metadata.name, errors, where)
 
 
-def validate(manifest: Job | str | bytes | dict, source: str = "<manifest>") -> list[str]:
-    """Check a Job manifest as ``kubectl apply`` would, plus its sim annotations.
+def as_submitted(job: Job) -> Job:
+    """Name, namespace and UID as the API server assigns them before validating a create."""
+    meta = job.metadata
+    name = meta.name
+    if not name and meta.generate_name:
+        name = IdSource(0).generate_name(meta.generate_name)
+    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=meta.uid or IdSource(0).uid("Job"))
+    return replace(job, metadata=meta)
 
-    Returns [] when it is valid, else one line per problem naming the field and the rule.
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One object of a manifest as the API server would take it on create (``kubectl apply --dry-run=server``)."""
+
+    label: str
+    """Where it is in its file (``document 2 (job "b")``); "" for a file of one object."""
+    job: Job
+    """The object as decoded (not defaulted): what a run creates."""
+    admitted: Job | None = None
+    """Defaulted and validated (None when invalid)."""
+    warnings: tuple[str, ...] = ()
+    error: DecodeError | InvalidError | None = None
+
+
+def check_manifest(manifest: Manifest, source: str = "<manifest>") -> list[Checked]:
+    """The one validation path of ``validate``, ``run``, :func:`validate`, :class:`Simulation` and the dashboard.
+
+    Decodes every object strictly, then defaults and validates each as the API server does on
+    create (name, namespace and UID assigned first) and checks its sim annotations. A file that
+    cannot be decoded raises DecodeError; an object that decodes but is invalid comes back with
+    its ``error`` (every object is checked, so one call reports them all). Two objects of one
+    kind, namespace and name are refused as the second create would be (AlreadyExists).
     """
-    from .api import admission
-    from .api.types import evolve
+    from .api.admission import admit_job_create
+    from .api.validation import warnings_on_create
 
+    out: list[Checked] = []
+    seen: dict[tuple[str, str], str] = {}
+    for label, job in load_jobs(manifest, source):
+        submitted = as_submitted(job)
+        try:
+            admitted = admit_job_create(submitted)
+            check_workload(admitted, label)
+        except InvalidError as exc:
+            if label and not exc.where:
+                exc = InvalidError(exc.kind, exc.name, exc.errors, label)
+            out.append(Checked(label, job, error=exc))
+            continue
+        key = (admitted.metadata.namespace, admitted.metadata.name)
+        if key in seen:
+            err = InvalidError("Job", admitted.metadata.name, [FieldError.duplicate(
+                "metadata.name", admitted.metadata.name)], label)
+            out.append(Checked(label, job, error=err))
+            continue
+        seen[key] = label
+        out.append(Checked(label, job, admitted, tuple(warnings_on_create(admitted))))
+    return out
+
+
+def first_error(checked: list[Checked]) -> DecodeError | InvalidError | None:
+    """The first object's error (what refuses a run: nothing of a file is created while one object is invalid)."""
+    return next((c.error for c in checked if c.error is not None), None)
+
+
+def validate(manifest: Manifest, source: str = "<manifest>") -> list[str]:
+    """Check a manifest as ``kubectl apply`` would, plus its sim annotations.
+
+    Returns [] when every object is valid, else one line per problem naming the field and the
+    rule (after the object's place, ``document 2 (job "b"): ``, in a file of several).
+    """
     try:
-        job = load_job(manifest, source)
+        checked = check_manifest(manifest, source)
     except DecodeError as exc:
         return [exc.reason, *[str(e) for e in exc.errors]]
-    meta = job.metadata
-    job = evolve(job, metadata=evolve(meta, namespace=meta.namespace or "default", uid=meta.uid or "validate"))
-    try:
-        admission.admit_job_create(job)
-        check_workload(job)
-    except InvalidError as exc:
-        return [str(e) for e in exc.errors]
-    return []
+    lines = []
+    for c in checked:
+        if c.error is not None:
+            prefix = f"{c.label}: " if c.label else ""
+            lines.extend(prefix + str(e) for e in c.error.errors)
+    return lines
 
 
 class Simulation:
-    """A simulated cluster with one Job in it (see the module docstring).
+    """A simulated cluster with one or more Jobs in it (see the module docstring).
 
-    ``job`` is a manifest (the Job is created at time 0) or a
+    ``job`` is a manifest (its Jobs are created at time 0, in the file's order; a file may hold
+    several objects as ``kubectl apply -f`` takes them) or a
     :class:`~k8sjobs.api.snapshot.Snapshot` of a real cluster: its Job and pods are put in
     the API server as they were, the clock starts at the snapshot's ``now``, the
     controller starts as after a restart (no expectations, no backoff record) and its
@@ -320,7 +405,7 @@ class Simulation:
     ran on (or ``nodes`` generic ones), and they take the pods over.
     """
 
-    def __init__(self, job: Job | Snapshot | str | bytes | dict, config: SimConfig | None = None, *,
+    def __init__(self, job: Manifest, config: SimConfig | None = None, *,
                  ids: IdSource | None = None, pod_grace_period: Callable | None = None, **settings: Any) -> None:
         if config is None:
             config = SimConfig(**settings)
@@ -328,8 +413,12 @@ class Simulation:
             config = replace(config, **settings)
         self.config = config
         self.snapshot = job if isinstance(job, Snapshot) else None
-        self.manifest = load_job(job)
-        check_workload(self.manifest)
+        loaded = load_jobs(job)
+        for label, manifest in loaded:
+            check_workload(manifest, label)
+        self.manifests: tuple[Job, ...] = tuple(m for _, m in loaded)
+        """Every Job the run starts with, in the order they are created."""
+        self.manifest = self.manifests[0]
         self.clock = FakeClock(self.snapshot.now if self.snapshot is not None else 0.0)
         self.heap = EventHeap(self.clock)
         self.store = APIStore(self.clock, ids=ids or IdSource(config.seed),
@@ -342,6 +431,8 @@ class Simulation:
                 f = self.store.faults
                 f.pod_quota, f.pod_quota_name, f.pod_quota_resource = quota.hard, quota.name, quota.resource
                 f.pod_quota_outside = quota.outside
+        self.job_uids: dict[str, str] = {}
+        """Every Job of the run by key (those created later, by a CronJob, too), in creation order."""
         self.listeners: list[Listener] = []
         self.watchers: list[Callable[[WatchEvent], None]] = []
         self.actions: list[Action] = []
@@ -381,9 +472,16 @@ class Simulation:
                                    seed=config.seed, scheduling_latency=config.scheduling_latency,
                                    node_lost_delay=config.node_lost_delay, emit=self._emit, node_names=node_names)
         if self.snapshot is None:
-            created = self._create_job(self.manifest)
+            # Each object is checked before the first is created: nothing of a file is half-applied.
+            if len(loaded) > 1:
+                error = first_error(check_manifest(job))
+                if error is not None:
+                    raise error
+            created_all = [self._create_job(m, label) for label, m in loaded]
+            created = created_all[0]
         else:
             created = self.snapshot.job
+            created_all = [created]
             # The controller starts as after a restart: its first sync is due now, and the
             # nodes take the pods over only after it, so it sees exactly the snapshot.
             self.controller.queue.add(key_func(created))
@@ -392,7 +490,10 @@ class Simulation:
                 self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, pods), priority=PRIORITY_ADOPT,
                                   label="cluster:adopt")
         self.job_key = key_func(created)
+        """The first Job's key (``namespace/name``): what actions act on unless told another Job."""
         self.job_uid = created.metadata.uid
+        for c in created_all:
+            self.job_uids.setdefault(key_func(c), c.metadata.uid)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -405,7 +506,7 @@ class Simulation:
                 fixed = [replace(e, field=e.field.replace("spec.template.metadata", "metadata", 1)) for e in errors]
                 raise InvalidError("Pod", pod.metadata.name, fixed)
 
-    def _create_job(self, job: Job) -> Job:
+    def _create_job(self, job: Job, label: str = "") -> Job:
         meta = job.metadata
         if not meta.namespace:
             job = replace(job, metadata=replace(meta, namespace="default"))
@@ -413,32 +514,42 @@ class Simulation:
             return self.store.create(job)
         except APIError as exc:
             if exc.field_errors:
-                raise InvalidError("Job", job.metadata.name, exc.field_errors) from None
-            raise SimulationError(str(exc)) from None
+                raise InvalidError("Job", job.metadata.name, exc.field_errors, label) from None
+            raise SimulationError(f"{label}: {exc}" if label else str(exc)) from None
 
     def _emit(self, kind: str, /, **fields: Any) -> None:
+        # Budgets count across all objects: every Job's syncs are cycles of the run.
         if kind == "sync.end":
-            if fields.get("job") == self.job_key:
-                self.cycles += 1
-        elif kind == "sync.begin" and fields.get("job") == self.job_key:
-            self.pod_cycles += self._pods_a_sync_reads()
+            self.cycles += 1
+        elif kind == "sync.begin":
+            self.pod_cycles += self._pods_a_sync_reads(fields.get("job", self.job_key))
         fields.setdefault("t", self.clock.now())
         for fn in self.listeners:
             fn(kind, fields)
 
-    def _pods_a_sync_reads(self) -> int:
-        """How many pods the next sync of the Job looks at: its live pods, and with a podFailurePolicy
+    def _pods_a_sync_reads(self, key: str) -> int:
+        """How many pods the next sync of Job ``key`` looks at: its live pods, and with a podFailurePolicy
         also its settled failed pods (getFailJobMessage matches every failed pod)."""
+        job = self.job_informer.get(*key.split("/", 1))
+        uid = self.job_uids.get(key)
+        if uid is None:
+            if job is None:
+                return 0
+            uid = self.job_uids[key] = job.metadata.uid
         inf = self.pod_informer
-        n = inf.index_size(JOB_POD_INDEX, self.job_uid)
-        job = self.job_informer.get(*self.job_key.split("/", 1))
+        n = inf.index_size(JOB_POD_INDEX, uid)
         if job is not None and job.spec.pod_failure_policy is not None:
-            n += inf.index_size(JOB_POD_INDEX, self.job_uid + SETTLED_FAILED)
+            n += inf.index_size(JOB_POD_INDEX, uid + SETTLED_FAILED)
         return n
 
     def _on_watch(self, ev: WatchEvent) -> None:
-        if ev.type == "ADDED" and ev.kind == "Pod":
-            self.pods_created += 1
+        if ev.type == "ADDED":
+            if ev.kind == "Pod":
+                self.pods_created += 1
+            elif ev.kind == "Job":
+                # A Job created during the run (by a CronJob) is one of the run's Jobs too.
+                meta = ev.obj.metadata
+                self.job_uids.setdefault(f"{meta.namespace}/{meta.name}", meta.uid)
         for fn in self.watchers:
             fn(ev)
 
@@ -517,29 +628,50 @@ class Simulation:
 
     @property
     def job(self) -> Job | None:
-        """The Job as the API server has it now (None once deleted)."""
+        """The (first) Job as the API server has it now (None once deleted)."""
         ns, _, name = self.job_key.partition("/")
         return self.store.try_get("Job", ns, name)
 
-    def pods(self) -> list[Pod]:
-        """The Job's pods as the API server has them, in creation order."""
-        uid = self.job_uid
+    def job_named(self, name: str | None) -> tuple[str, Job | None]:
+        """The key and current object of the run's Job called ``name`` (None: the first Job).
+
+        Raises SimulationError naming the Jobs of the run when there is no such Job.
+        """
+        if name is None:
+            return self.job_key, self.job
+        for key in self.job_uids:
+            if key.partition("/")[2] == name:
+                ns, _, n = key.partition("/")
+                return key, self.store.try_get("Job", ns, n)
+        names = ", ".join(k.partition("/")[2] for k in self.job_uids)
+        raise SimulationError(f'job "{name}" not found; Jobs of this run: {names}')
+
+    def pods(self, job: str | None = None) -> list[Pod]:
+        """The pods of a Job (``job``'s key; default the first Job) as the API server has them, in creation order."""
+        uid = self.job_uid if job is None else self.job_uids.get(job, "")
         pods = [p for p in self.store.objects("Pod") if any(r.uid == uid for r in p.metadata.owner_references)]
         return sorted(pods, key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid))
 
     def pod(self, name: str) -> Pod:
-        """One pod of the Job by name; raises SimulationError listing the pods that exist."""
-        for p in self.pods():
+        """One pod of the run's Jobs by name; raises SimulationError listing the pods that exist."""
+        uids = set(self.job_uids.values())
+        pods = [p for p in self.store.objects("Pod") if any(r.uid in uids for r in p.metadata.owner_references)]
+        for p in pods:
             if p.metadata.name == name:
                 return p
-        names = ", ".join(p.metadata.name for p in self.pods()) or "none"
+        pods.sort(key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid))
+        names = ", ".join(p.metadata.name for p in pods) or "none"
         raise SimulationError(f'pod "{name}" not found; pods of this Job: {names}')
 
     @property
     def finished(self) -> bool:
-        """The Job is Complete or Failed, or gone."""
-        job = self.job
-        return job is None or is_job_finished(job)
+        """Every Job of the run is Complete or Failed, or gone."""
+        for key in self.job_uids:
+            ns, _, name = key.partition("/")
+            job = self.store.try_get("Job", ns, name)
+            if job is not None and not is_job_finished(job):
+                return False
+        return True
 
     # ------------------------------------------------------------------ running
 
@@ -723,8 +855,8 @@ class Simulation:
         self.store.faults.status_conflicts = n
         self._record("set_status_conflicts", n=n)
 
-    def _update_spec(self, **changes: Any) -> Job:
-        job = self.job
+    def _update_spec(self, job_name: str | None = None, **changes: Any) -> Job:
+        job = self.job_named(job_name)[1]
         if job is None:
             raise SimulationError("the Job has been deleted")
         new = replace(job, spec=replace(job.spec, **changes), metadata=replace(job.metadata, resource_version=""))
@@ -735,17 +867,23 @@ class Simulation:
                 raise InvalidError("Job", job.metadata.name, exc.field_errors) from None
             raise SimulationError(str(exc)) from None
 
-    def suspend(self) -> None:
-        """Set spec.suspend = true."""
-        self._update_spec(suspend=True)
-        self._record("suspend")
+    def _record_for(self, action: str, job: str | None, /, **kwargs: Any) -> None:
+        # An action on the first Job records no job name, so a one-Job run records what it always did.
+        if job is not None:
+            kwargs["job"] = job
+        self._record(action, **kwargs)
 
-    def resume(self) -> None:
-        """Set spec.suspend = false."""
-        self._update_spec(suspend=False)
-        self._record("resume")
+    def suspend(self, job: str | None = None) -> None:
+        """Set spec.suspend = true (of the Job named ``job``; default the first)."""
+        self._update_spec(job, suspend=True)
+        self._record_for("suspend", job)
 
-    def scale(self, parallelism: int | None = None, completions: int | None = None) -> None:
+    def resume(self, job: str | None = None) -> None:
+        """Set spec.suspend = false (of the Job named ``job``; default the first)."""
+        self._update_spec(job, suspend=False)
+        self._record_for("resume", job)
+
+    def scale(self, parallelism: int | None = None, completions: int | None = None, job: str | None = None) -> None:
         """Change parallelism and/or completions (Indexed: both together, elastic Jobs)."""
         changes: dict[str, Any] = {}
         for field_name, value in (("parallelism", parallelism), ("completions", completions)):
@@ -756,13 +894,16 @@ class Simulation:
             changes[field_name] = value
         if not changes:
             raise SimulationError("scale: give parallelism, completions or both")
-        self._update_spec(**changes)
-        self._record("scale", parallelism=parallelism, completions=completions)
+        self._update_spec(job, **changes)
+        self._record_for("scale", job, parallelism=parallelism, completions=completions)
 
     def edit(self, manifest: Job | str | bytes | dict) -> None:
         """Apply an edited manifest to the running Job (as ``kubectl apply``): only the spec changes."""
         new = load_job(manifest, "<edit>")
-        job = self.job
+        names = [k.partition("/")[2] for k in self.job_uids]
+        # In a run of several Jobs the edited manifest's name says which Job it edits.
+        target = new.metadata.name if len(names) > 1 and new.metadata.name in names else None
+        job = self.job_named(target)[1]
         if job is None:
             raise SimulationError("the Job has been deleted")
         if new.metadata.name and new.metadata.name != job.metadata.name:
@@ -777,20 +918,20 @@ class Simulation:
             spec = replace(spec, selector=job.spec.selector)
         labels = {**job.spec.template.metadata.labels, **spec.template.metadata.labels}
         spec = replace(spec, template=replace(spec.template, metadata=replace(spec.template.metadata, labels=labels)))
-        self._update_spec(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
+        self._update_spec(target, **{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
         self._record("edit", manifest=yamlio_dump(new))
 
-    def delete_job(self, propagation: str = "Background") -> None:
+    def delete_job(self, propagation: str = "Background", job: str | None = None) -> None:
         """``kubectl delete job`` (Background: the garbage collector then deletes the pods)."""
         if propagation not in ("Background", "Foreground", "Orphan"):
             raise SimulationError(f'propagation: Unsupported value: "{propagation}": supported values: '
                                   '"Background", "Foreground", "Orphan"')
-        ns, _, name = self.job_key.partition("/")
+        ns, _, name = self.job_named(job)[0].partition("/")
         try:
             self.store.delete("Job", ns, name, propagation=propagation)
         except APIError as exc:
             raise SimulationError(str(exc)) from None
-        self._record("delete_job", propagation=propagation)
+        self._record_for("delete_job", job, propagation=propagation)
 
     # ------------------------------------------------------------------ replay
 
@@ -803,7 +944,7 @@ class Simulation:
         self.apply(act.name, **dict(act.kwargs))
 
     @classmethod
-    def replay(cls, manifest: Job | str | bytes | dict, config: SimConfig, actions: list[Action],
+    def replay(cls, manifest: Manifest, config: SimConfig, actions: list[Action],
                until: int | None = None, listeners: tuple[Listener, ...] = (),
                watchers: tuple[Callable[[WatchEvent], None], ...] = ()) -> Simulation:
         """Rebuild a run: same manifest, settings and actions at the same heap positions.
@@ -838,4 +979,5 @@ ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_no
 
 __all__ = ["ACTIONS", "Action", "Budget", "DEFAULT_MAX_CYCLES", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_PODS",
            "DEFAULT_MAX_POD_CYCLES", "DEFAULT_MAX_TIME", "LIMIT_OPTIONS", "LimitReached", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
-           "check_workload", "load_job", "validate"]
+           "Checked", "Manifest", "as_submitted", "check_manifest", "check_workload", "first_error", "load_job", "load_jobs",
+           "validate"]

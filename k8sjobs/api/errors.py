@@ -127,15 +127,19 @@ class FieldError:
 class InvalidError(ValueError):
     """An object was rejected; carries every field error (apierrors.NewInvalid)."""
 
-    def __init__(self, kind: str, name: str, errors: list[FieldError]) -> None:
+    def __init__(self, kind: str, name: str, errors: list[FieldError], where: str = "") -> None:
         self.kind = kind
         self.name = name
         self.errors = list(errors)
+        self.where = where
+        """Which object of a file of several (``document 2 (job "b")``); "" for a file of one."""
         super().__init__(self.message())
 
     def message(self) -> str:
-        """The text kubectl prints: ``The Job "x" is invalid: ...``."""
+        """The text kubectl prints: ``The Job "x" is invalid: ...`` (after ``where: `` for one of several)."""
         head = f'The {self.kind} "{self.name}" is invalid: '
+        if self.where:
+            head = f"{self.where}: {head}"
         if len(self.errors) == 1:
             return head + str(self.errors[0])
         return head + "\n" + "\n".join(f"* {e}" for e in self.errors)

@@ -522,6 +522,109 @@ def job_from_document(doc: dict[str, Any], source: str = "<input>") -> Job:
     return from_dict(Job, _prune_unmodelled(doc))
 
 
+MAX_OBJECTS = 1000
+"""Most objects one manifest file may hold (a List's items counted one by one)."""
+
+
+def _objects_of(text: str) -> list[Any]:
+    """Every document of ``text``: YAML documents separated by ``---``, or JSON values one after the other."""
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        try:
+            docs = [_load_json(text)]
+        except _ManifestError:
+            raise
+        except json.JSONDecodeError as exc:
+            stream = _json_stream(text) if exc.msg == "Extra data" else None
+            docs = stream if stream is not None else _load_yaml_documents(text)
+        except ValueError:
+            docs = _load_yaml_documents(text)  # flow-style YAML is not always JSON
+        except RecursionError:
+            raise _ManifestError(f"nested more than {MAX_DEPTH} levels deep") from None
+        for d in docs:
+            _check_depth(d)
+        return docs
+    return _load_yaml_documents(text)
+
+
+def split_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, dict[str, Any]]]:
+    """The objects of a manifest file as ``kubectl apply -f`` reads them: (where, document) pairs.
+
+    A file holds one object, several YAML documents separated by ``---``, JSON values one
+    after the other, or a ``v1`` ``List`` whose ``items`` are the objects (any mix of these).
+    ``where`` names the object's place for messages: ``""`` when the file holds exactly one
+    object, else ``document 2`` or ``document 1, item 3``. Raises DecodeError naming the
+    source (and the document) for anything that is not a mapping, or an empty file.
+    """
+    try:
+        text = _decode_text(data)
+        if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+            raise _ManifestError("empty: the file has no document (expected a Job manifest)")
+        documents = _objects_of(text)
+    except _ManifestError as exc:
+        raise DecodeError(f"{source}: {exc}") from None
+    if not documents:
+        raise DecodeError(f"{source}: empty: the file has no document (expected a Job manifest)")
+    out: list[tuple[str, dict[str, Any]]] = []
+    for i, doc in enumerate(documents, 1):
+        where = f"document {i}"
+        if isinstance(doc, dict) and doc.get("kind") == "List" and doc.get("apiVersion") == "v1":
+            items = doc.get("items")
+            if items is None:
+                items = []
+            if not isinstance(items, list):
+                raise DecodeError(f"{source}: {where}: items: must be a list of objects, got {_describe(items)}")
+            for j, item in enumerate(items, 1):
+                out.append((f"{where}, item {j}", item))
+        else:
+            out.append((where, doc))
+        if len(out) > MAX_OBJECTS:
+            raise DecodeError(f"{source}: more than {MAX_OBJECTS} objects in one file, the most k8sjobs reads")
+    if not out:
+        raise DecodeError(f"{source}: empty: the List has no items (expected a Job manifest)")
+    if len(out) == 1:
+        out = [("", out[0][1])]
+    for where, doc in out:
+        if not isinstance(doc, dict):
+            at = f"{source}: {where}" if where else source
+            if isinstance(doc, list):
+                raise DecodeError(f"{at}: the top level is a list; expected a Job manifest, a mapping with "
+                                  "apiVersion, kind, metadata and spec")
+            raise DecodeError(f"{at}: the top level is {_describe(doc)} ({json.dumps(doc)[:40]}); expected a "
+                              "mapping with apiVersion, kind, metadata and spec")
+    return out
+
+
+def object_label(where: str, doc: dict[str, Any]) -> str:
+    """How a message names one object of a file: ``document 2 (job "b")``; ``""`` for a file of one object."""
+    if not where:
+        return ""
+    meta = doc.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    kind = doc.get("kind") if isinstance(doc.get("kind"), str) else "object"
+    return f'{where} ({kind.lower()} "{name}")' if isinstance(name, str) and name else where
+
+
+def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, Job]]:
+    """Every object of a manifest file, decoded strictly: (label, Job) pairs in file order.
+
+    ``label`` is :func:`object_label`'s (``""`` for a file of one object, whose messages are
+    exactly those of :func:`load_job_manifest`). The first object that cannot be decoded raises
+    DecodeError naming the source and the object, and nothing is returned.
+    """
+    out = []
+    for where, doc in split_objects(data, source):
+        label = object_label(where, doc)
+        at = f"{source}: {label}" if label else source
+        try:
+            out.append((label, job_from_document(doc, at)))
+        except DecodeError as exc:
+            if exc.reason.startswith(f"{at}:"):
+                raise
+            raise DecodeError(f"{at}: {exc.reason}", exc.errors) from None
+    return out
+
+
 def load_job_manifest(data: bytes | str, source: str = "<input>") -> Job:
     """Read one batch/v1 Job manifest (YAML or JSON) strictly; raise DecodeError with the reason."""
     doc = load_document(data, source)

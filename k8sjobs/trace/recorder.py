@@ -13,6 +13,7 @@ from typing import Any
 
 from ..api.store import DELETED, WatchEvent
 from ..api.types import Job, Phase, Pod
+from ..controller.job_controller import is_job_finished
 from ..i18n import _
 from ..sim import Action, LimitReached, SimConfig, Simulation
 from .records import (
@@ -81,6 +82,9 @@ class Trace:
     """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
     _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
     _histories: dict[str, PodHistory] | None = field(default=None, repr=False)
+    _histories_at: int = field(default=-1, repr=False)
+    cluster: ClusterTrace | None = field(default=None, repr=False, compare=False)
+    """The run's whole record (every object's trace, the order of all syncs); None for a trace read alone."""
 
     def __len__(self) -> int:
         return len(self.cycles)
@@ -130,8 +134,10 @@ class Trace:
 
     def pod_histories(self) -> list[PodHistory]:
         """Every pod of the Job with its life events, in creation order."""
-        if self._histories is None:
+        # The changes are shared by every Job's trace of a run: the cache holds while they do not grow.
+        if self._histories is None or self._histories_at != len(self.changes):
             self._histories = _build_histories(self)
+            self._histories_at = len(self.changes)
         return list(self._histories.values())
 
     def events_until(self, index: int) -> list[EventRecord]:
@@ -240,9 +246,49 @@ def _history_from_object(pod: Pod, t: float) -> dict[str, Any]:
         "disruption": disruption, "seqs": {}}
 
 
+@dataclass
+class ClusterTrace:
+    """The record of a whole run: one :class:`Trace` per Job, in creation order, and the order of every sync.
+
+    The Job traces share the run's API changes (and their checkpoints); each has its own cycles
+    (numbered from 1 for that Job), events and notes. ``syncs`` lists every reconcile of any
+    object as ``(key, cycle index in that object's trace)`` in the order they ran.
+    """
+
+    traces: dict[str, Trace]
+    syncs: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def first(self) -> Trace:
+        """The first Job's trace (a run of one Job has only this one)."""
+        return next(iter(self.traces.values()))
+
+    def jobs(self) -> list[Trace]:
+        """Every Job's trace, in creation order."""
+        return list(self.traces.values())
+
+    def trace_of(self, name: str | None = None) -> Trace:
+        """The trace of the Job called ``name`` (or ``namespace/name``; None: the first).
+
+        Raises KeyError naming the Jobs of the run when there is none.
+        """
+        if name is None:
+            return self.first
+        for key, tr in self.traces.items():
+            if name in (key, tr.job_name):
+                return tr
+        names = ", ".join(tr.job_name for tr in self.traces.values())
+        raise KeyError(_("no Job {name} in this run; its Jobs: {names}").format(name=name, names=names))
+
+    def sync_at(self, step: int) -> tuple[Trace, int]:
+        """The trace and its cycle index of the run's ``step``-th sync (1-based, across all objects)."""
+        key, index = self.syncs[step - 1]
+        return self.traces[key], index
+
+
 @dataclass(frozen=True, slots=True)
 class RecorderState:
-    """Where a recorder was between two heap events: the lengths of its trace's lists, and the
+    """Where a recorder was between two heap events: the lengths of its traces' lists, and the
     Event counts it had seen (all it needs to go on from there with a resumed simulation)."""
 
     cycles: int
@@ -250,129 +296,217 @@ class RecorderState:
     events: int
     notes: int
     event_counts: dict[str, int]
+    per_job: tuple[tuple[str, int, int, int], ...] = ()
+    """(key, cycles, events, notes) of every Job's trace, in creation order."""
+    syncs: int = 0
 
 
 class Recorder:
-    """Builds a :class:`Trace` while a :class:`~k8sjobs.sim.Simulation` runs."""
+    """Builds a :class:`Trace` per Job (and their :class:`ClusterTrace`) while a simulation runs."""
 
     def __init__(self, sim: Simulation) -> None:
         self.sim = sim
-        job = sim.job
-        self.trace = Trace(job_name=job.metadata.name if job else "", job_key=sim.job_key, job_uid=sim.job_uid,
-                           seed=sim.config.seed, config=sim.config, manifest=sim.manifest)
+        self.changes: list[Change] = []
+        self.checkpoints: dict[int, dict[tuple[str, str, str], Any]] = {}
+        self.traces: dict[str, Trace] = {}
+        self.cluster = ClusterTrace(self.traces)
         self._open: dict[str, Any] | None = None
         self._event_counts: dict[str, int] = {}
-        # What happened before the recorder was attached (the Job's creation) is change 0...
+        self._owner: dict[str, str] = {}
+        """pod name -> the key of the Job that owns it (to file the cluster's notes about a pod)."""
+        self._by_uid: dict[str, str] = {}
+        self._cycle_count = 0
+        # What happened before the recorder was attached (the Jobs' creation) is change 0...
         for obj in sorted(sim.store.objects("Node"), key=lambda n: n.metadata.name):
             self._change(WatchEvent("ADDED", "Node", obj))
-        if job is not None:
-            self._change(WatchEvent("ADDED", "Job", job))
+        for key in sim.job_uids:
+            ns, _, name = key.partition("/")
+            job = sim.store.try_get("Job", ns, name)
+            self._new_trace(key, job)
+            if job is not None:
+                self._change(WatchEvent("ADDED", "Job", job))
         # A snapshot's pods were there before the run: they are part of its starting world.
-        for pod in sim.pods():
-            self._change(WatchEvent("ADDED", "Pod", pod))
-        self.trace.start_t = sim.clock.now()
-        if sim.snapshot is not None:
-            self.trace.snapshot_at = sim.snapshot.real_time(sim.snapshot.now)
-        self.trace.initial_changes = len(self.trace.changes)
+        for key in sim.job_uids:
+            for pod in sim.pods(key):
+                self._change(WatchEvent("ADDED", "Pod", pod))
+        start_t = sim.clock.now()
+        snapshot_at = sim.snapshot.real_time(sim.snapshot.now) if sim.snapshot is not None else None
+        for tr in self.traces.values():
+            tr.start_t, tr.snapshot_at, tr.initial_changes = start_t, snapshot_at, len(self.changes)
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
+
+    @property
+    def trace(self) -> Trace:
+        """The first Job's trace."""
+        return self.cluster.first
+
+    def _new_trace(self, key: str, job: Job | None, like: Trace | None = None) -> Trace:
+        sim = self.sim
+        uid = job.metadata.uid if job is not None else sim.job_uids.get(key, "")
+        manifest = next((m for m in sim.manifests if (m.metadata.namespace or "default") + "/" + m.metadata.name
+                         == key), None) or job or sim.manifest
+        tr = Trace(job_name=key.partition("/")[2], job_key=key, job_uid=uid, seed=sim.config.seed,
+                   config=sim.config, manifest=manifest)
+        tr.changes, tr._checkpoints, tr.cluster = self.changes, self.checkpoints, self.cluster
+        if like is not None:
+            tr.start_t, tr.snapshot_at, tr.initial_changes = like.start_t, like.snapshot_at, like.initial_changes
+        self.traces[key] = tr
+        self._by_uid[uid] = key
+        return tr
 
     def state(self) -> RecorderState:
         """What :meth:`resume` needs to go on from here (take it between heap events)."""
         if self._open is not None:
             raise RuntimeError("a reconcile cycle is being recorded: save the state between heap events")
         tr = self.trace
-        return RecorderState(len(tr.cycles), len(tr.changes), len(tr.events), len(tr.notes), dict(self._event_counts))
+        return RecorderState(len(tr.cycles), len(self.changes), len(tr.events), len(tr.notes),
+                             dict(self._event_counts),
+                             tuple((k, len(t.cycles), len(t.events), len(t.notes)) for k, t in self.traces.items()),
+                             len(self.cluster.syncs))
 
     @classmethod
     def resume(cls, sim: Simulation, past: Trace, state: RecorderState) -> Recorder:
-        """A recorder for ``sim``, a simulation resumed from a saved state, whose trace starts as
-        ``past`` did up to ``state`` (``past`` is any trace with the same history up to there)."""
+        """A recorder for ``sim``, a simulation resumed from a saved state, whose traces start as
+        ``past``'s run did up to ``state`` (``past`` is any trace of a run with the same history up to there)."""
         rec = cls.__new__(cls)
         rec.sim = sim
-        tr = rec.trace = Trace(job_name=past.job_name, job_key=past.job_key, job_uid=past.job_uid, seed=past.seed,
-                               config=past.config, manifest=past.manifest)
-        tr.start_t, tr.snapshot_at, tr.initial_changes = past.start_t, past.snapshot_at, past.initial_changes
-        tr.cycles = past.cycles[:state.cycles]
-        tr.changes = past.changes[:state.changes]
-        tr.events = past.events[:state.events]
-        tr.notes = past.notes[:state.notes]
-        tr._checkpoints = {end: objs for end, objs in past._checkpoints.items() if end <= state.changes}
+        rec.changes = past.changes[:state.changes]
+        rec.checkpoints = {end: objs for end, objs in past._checkpoints.items() if end <= state.changes}
+        rec.traces = {}
+        old = past.cluster.traces if past.cluster is not None else {past.job_key: past}
+        rec.cluster = ClusterTrace(rec.traces, list(past.cluster.syncs[:state.syncs]) if past.cluster else [])
         rec._open = None
         rec._event_counts = dict(state.event_counts)
+        rec._owner, rec._by_uid = {}, {}
+        per_job = state.per_job or ((past.job_key, state.cycles, state.events, state.notes),)
+        for key, cycles, events, notes in per_job:
+            was = old[key]
+            tr = Trace(job_name=was.job_name, job_key=was.job_key, job_uid=was.job_uid, seed=was.seed,
+                       config=was.config, manifest=was.manifest)
+            tr.start_t, tr.snapshot_at, tr.initial_changes = was.start_t, was.snapshot_at, was.initial_changes
+            tr.changes, tr._checkpoints, tr.cluster = rec.changes, rec.checkpoints, rec.cluster
+            tr.cycles, tr.events, tr.notes = was.cycles[:cycles], was.events[:events], was.notes[:notes]
+            rec.traces[key] = tr
+            rec._by_uid[tr.job_uid] = key
+        rec._cycle_count = len(rec.cluster.syncs)
+        for ch in rec.changes:
+            if ch.kind == "Pod":
+                rec._note_owner(ch.obj)
         sim.add_listener(rec._on_emit)
         sim.add_watcher(rec._change)
         return rec
 
     # ------------------------------------------------------------------ inputs
 
+    def _note_owner(self, pod: Pod) -> None:
+        for r in pod.metadata.owner_references:
+            key = self._by_uid.get(r.uid)
+            if key is not None:
+                self._owner[pod.metadata.name] = key
+                return
+
     def _change(self, ev: WatchEvent) -> None:
-        tr = self.trace
         if ev.kind == "Event":
             self._on_k8s_event(ev)
             return
-        seq = len(tr.changes)
-        tr.changes.append(Change(seq, self.sim.clock.now(), ev.type, ev.kind, ev.obj.metadata.name, ev.obj, ev.old))
-        tr._histories = None
+        if ev.kind == "Pod" and ev.type == "ADDED":
+            self._note_owner(ev.obj)
+        elif ev.kind == "Job" and ev.type == "ADDED" and self.traces:
+            key = f"{ev.obj.metadata.namespace}/{ev.obj.metadata.name}"
+            if key not in self.traces or self.traces[key].job_uid != ev.obj.metadata.uid:
+                # A Job created during the run (by a CronJob, or re-created): it gets its own trace.
+                self._new_trace(key, ev.obj, like=self.trace)
+        seq = len(self.changes)
+        self.changes.append(Change(seq, self.sim.clock.now(), ev.type, ev.kind, ev.obj.metadata.name, ev.obj, ev.old))
 
     def _on_k8s_event(self, ev: WatchEvent) -> None:
         e = ev.obj
-        if ev.type == DELETED or e.involved_object.uid != self.sim.job_uid:
+        key = self._by_uid.get(e.involved_object.uid)
+        if ev.type == DELETED or key is None:
             return
+        tr = self.traces[key]
         before = self._event_counts.get(e.metadata.name, 0)
         self._event_counts[e.metadata.name] = e.count
-        cycle = len(self.trace.cycles) + 1 if self._open is not None else 0
+        o = self._open
+        cycle = len(tr.cycles) + 1 if o is not None and o["key"] == key else 0
         for _i in range(e.count - before):
-            self.trace.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle,
-                                                 e.metadata.name))
+            tr.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle, e.metadata.name))
+
+    def _targets(self, fields: dict[str, Any]) -> list[Trace]:
+        """The traces a note belongs to: its Job's, its pod's Job's, else every Job's (a node, the cluster)."""
+        key = fields.get("job")
+        if key is None and isinstance(fields.get("pod"), str):
+            key = self._owner.get(fields["pod"])
+        if key is None and isinstance(fields.get("name"), str) and str(fields.get("action", "")).endswith("_pod"):
+            key = self._owner.get(fields["name"])
+        if key is not None and "/" not in key:
+            key = next((k for k in self.traces if k.partition("/")[2] == key), key)
+        if key is None:
+            return list(self.traces.values())
+        tr = self.traces.get(key)
+        return [tr] if tr is not None else []
 
     def _on_emit(self, rule: str, fields: dict[str, Any]) -> None:
         job = fields.get("job")
-        if rule == "sync.begin" and job == self.sim.job_key:
-            current = self.sim.job
-            self._open = {"t": fields["t"], "decisions": [], "change_start": len(self.trace.changes),
-                          "before": StatusSummary.of(current), "observed": {}, "events_start": len(self.trace.events)}
+        o = self._open
+        if rule == "sync.begin" and job in self.traces:
+            ns, _, name = job.partition("/")
+            current = self.sim.store.try_get("Job", ns, name)
+            tr = self.traces[job]
+            self._open = {"key": job, "t": fields["t"], "decisions": [], "change_start": len(self.changes),
+                          "before": StatusSummary.of(current), "observed": {}, "events_start": len(tr.events)}
             return
-        if self._open is not None and (job == self.sim.job_key or job is None) and rule not in _NOT_DECISIONS:
+        if o is not None and (job == o["key"] or job is None) and rule not in _NOT_DECISIONS:
             data = {k: v for k, v in fields.items() if k not in _NOT_FIELDS}
             if rule == "sync.observed":
-                self._open["observed"] = data
-            self._open["decisions"].append(Decision(rule, data))
+                o["observed"] = data
+            o["decisions"].append(Decision(rule, data))
             return
-        if rule == "sync.end" and job == self.sim.job_key and self._open is not None:
+        if rule == "sync.end" and o is not None and job == o["key"]:
             self._close(fields)
             return
-        if rule not in _NOT_DECISIONS and (job is None or job == self.sim.job_key):
-            self.trace.notes.append(Note(fields["t"], rule, {k: v for k, v in fields.items() if k != "t"},
-                                         len(self.trace.cycles)))
+        if rule not in _NOT_DECISIONS:
+            note_fields = {k: v for k, v in fields.items() if k != "t"}
+            for tr in self._targets(fields):
+                tr.notes.append(Note(fields["t"], rule, note_fields, len(tr.cycles)))
 
     def _close(self, fields: dict[str, Any]) -> None:
         o = self._open
         self._open = None
+        key = o["key"]
+        tr = self.traces[key]
         result = self.sim.controller.last_result
-        job = self.sim.job
-        spec = job.spec if job is not None else self.sim.manifest.spec
+        ns, _, name = key.partition("/")
+        job = self.sim.store.try_get("Job", ns, name)
+        spec = job.spec if job is not None else tr.manifest.spec
         cycle = Cycle(
-            index=len(self.trace.cycles) + 1, t=o["t"], observed=o["observed"], decisions=tuple(o["decisions"]),
+            index=len(tr.cycles) + 1, t=o["t"], observed=o["observed"], decisions=tuple(o["decisions"]),
             created=tuple(result.created) if result else (),
             created_indexes=tuple(result.created_indexes) if result else (),
             deleted=tuple(result.deleted) if result else (), before=o["before"], after=StatusSummary.of(job),
-            events=tuple(self.trace.events[o["events_start"]:]), error=result.error if result else None,
+            events=tuple(tr.events[o["events_start"]:]), error=result.error if result else None,
             requeue_after=result.requeue_after if result else None, skipped=result.skipped if result else None,
-            change_start=o["change_start"], change_end=len(self.trace.changes), position=self.sim.events_run + 1,
+            change_start=o["change_start"], change_end=len(self.changes), position=self.sim.events_run + 1,
             parallelism=spec.parallelism, completions=spec.completions,
             expectations=(int(o["observed"].get("expect_add", 0)), int(o["observed"].get("expect_del", 0)),
                           int(fields.get("expect_add", 0)), int(fields.get("expect_del", 0))),
             satisfied=bool(o["observed"].get("satisfied", True)), suspended=bool(spec.suspend))
-        self.trace.cycles.append(cycle)
-        if cycle.index % CHECKPOINT_EVERY == 0:
-            self.trace._checkpoints[cycle.change_end] = self.trace._objects_until(cycle.change_end)
+        tr.cycles.append(cycle)
+        self.cluster.syncs.append((key, cycle.index))
+        self._cycle_count += 1
+        if self._cycle_count % CHECKPOINT_EVERY == 0:
+            self.checkpoints[cycle.change_end] = tr._objects_until(cycle.change_end)
 
     def finish(self) -> Trace:
-        """Seal the trace at the simulation's current time."""
-        tr = self.trace
-        tr.end_t = self.sim.clock.now()
-        tr.final_job = self.sim.job
-        tr.finished = self.sim.finished
-        tr.actions = list(self.sim.actions)
-        return tr
+        """Seal the traces at the simulation's current time; returns the first Job's."""
+        sim = self.sim
+        now, actions = sim.clock.now(), list(sim.actions)
+        for key, tr in self.traces.items():
+            ns, _, name = key.partition("/")
+            job = sim.store.try_get("Job", ns, name)
+            tr.end_t = now
+            tr.final_job = job if job is None or job.metadata.uid == tr.job_uid else None
+            tr.finished = job is None or is_job_finished(job) or job.metadata.uid != tr.job_uid
+            tr.actions = actions
+        return self.trace

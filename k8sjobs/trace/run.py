@@ -28,12 +28,14 @@ from ..sim import (
     Action,
     Budget,
     LimitReached,
+    Manifest,
     SimConfig,
     Simulation,
     fewer_gc_passes,
     load_job,
+    load_jobs,
 )
-from .recorder import Recorder, RecorderState, Trace, WorldState
+from .recorder import ClusterTrace, Recorder, RecorderState, Trace, WorldState
 from .records import Cycle
 
 PROGRESS_EVERY = 5000
@@ -99,7 +101,7 @@ class Run:
     ``lazy=True`` simulates nothing yet: call :meth:`extend`.
     """
 
-    def __init__(self, manifest: Job | Snapshot | str | bytes | dict, config: SimConfig | None = None, *,
+    def __init__(self, manifest: Manifest, config: SimConfig | None = None, *,
                  actions: tuple[Action, ...] | list[Action] = (), max_time: float | None = None,
                  max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
                  max_pod_cycles: int | None = None, budget: Budget | None = None,
@@ -109,8 +111,12 @@ class Run:
             config = SimConfig(**settings)
         elif settings:
             config = replace(config, **settings)
-        self.source: Job | Snapshot = manifest if isinstance(manifest, Snapshot) else load_job(manifest)
-        """What every rebuild of this run starts from: the manifest, or a real cluster's snapshot."""
+        if isinstance(manifest, Snapshot):
+            self.source: Job | Snapshot | tuple[Job, ...] = manifest
+        else:
+            jobs = tuple(j for _, j in load_jobs(manifest))
+            self.source = jobs[0] if len(jobs) == 1 else jobs
+        """What every rebuild of this run starts from: the manifest (its Jobs), or a real cluster's snapshot."""
         self.manifest = load_job(self.source)
         self.config = config
         self.budget = make_budget(budget, max_time=max_time, max_cycles=max_cycles, max_pods=max_pods,
@@ -137,6 +143,7 @@ class Run:
         self._spacing = self.checkpoint_min_work
         self._last_checkpoint_work = work_done(sim)
         self.trace: Trace = recorder.finish()
+        """The first Job's trace (:attr:`cluster` holds every Job's)."""
 
     @property
     def max_time(self) -> float:
@@ -187,9 +194,19 @@ class Run:
         self.trace = self._recorder.finish()
         if ended:
             self.complete = True
-            self.trace.truncated = limit is not None
-            self.trace.limit = limit
+            for tr in self._recorder.traces.values():
+                tr.truncated = limit is not None
+                tr.limit = limit
         return self.complete
+
+    @property
+    def cluster(self) -> ClusterTrace:
+        """Every Job's trace, in creation order, and the order of all syncs."""
+        return self._recorder.cluster
+
+    def trace_of(self, job: str | None = None) -> Trace:
+        """The trace of the Job called ``job`` (None: the first); KeyError names the run's Jobs."""
+        return self._recorder.cluster.trace_of(job)
 
     def _save(self) -> None:
         """Save the simulation's state now (see :class:`Checkpoint`) and space the next one by its size."""
