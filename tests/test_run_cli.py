@@ -91,7 +91,9 @@ def test_json_is_one_document_with_job_seed_cycles_events_and_final(good: Path):
     proc = run([str(good), "--format", "json", "--seed", "3"])
     assert (proc.returncode, proc.stderr) == (0, b"")
     doc = json.loads(proc.stdout)
-    assert list(doc) == ["job", "seed", "cycles", "events", "final"]
+    assert list(doc) == ["job", "seed", "cycles", "events", "final", "objects"]
+    assert [(o["kind"], o["namespace"], o["name"]) for o in doc["objects"]] == [("Job", "default", "pi")]
+    assert doc["objects"][0]["status"] == doc["final"]["status"]
     assert (doc["job"], doc["seed"]) == ("pi", 3)
     final = doc["final"]
     assert {"status", "finishedAt"} <= set(final)
@@ -200,7 +202,7 @@ def test_the_same_manifest_and_seed_give_byte_identical_output_in_two_processes_
 BAD_FILES = [
     pytest.param("missing.yaml", None, "run: missing.yaml: No such file or directory", id="a missing file"),
     pytest.param("adir", "DIR", "run: adir: is a directory, not a manifest file", id="a directory"),
-    pytest.param("empty.yaml", b"", "empty.yaml: empty: the file has no document (expected one Job manifest)",
+    pytest.param("empty.yaml", b"", "empty.yaml: empty: the file has no document (expected a Job manifest)",
                  id="an empty file"),
     pytest.param("broken.yaml", b"{\n", "broken.yaml: not YAML: line 2, column 1", id="text that is not YAML"),
     pytest.param("latin1.yaml", b"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: caf\xe9\n",

@@ -588,7 +588,7 @@ def split_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str,
         if not isinstance(doc, dict):
             at = f"{source}: {where}" if where else source
             if isinstance(doc, list):
-                raise DecodeError(f"{at}: the top level is a list; expected a Job manifest, a mapping with "
+                raise DecodeError(f"{at}: the top level is a list; expected one Job manifest, a mapping with "
                                   "apiVersion, kind, metadata and spec")
             raise DecodeError(f"{at}: the top level is {_describe(doc)} ({json.dumps(doc)[:40]}); expected a "
                               "mapping with apiVersion, kind, metadata and spec")

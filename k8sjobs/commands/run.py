@@ -20,7 +20,7 @@ from ..sim import (
     SimulationError,
 )
 from ..trace.run import DEFAULT_MAX_CYCLES, Run
-from ..trace.text import cycle_to_json, render_trace
+from ..trace.text import cycle_to_json, render_run
 
 FOREVER = 365 * 24 * 3600.0
 
@@ -125,7 +125,7 @@ def handle(args: argparse.Namespace) -> int:
     run = outcome
     progress_note(run.limit, len(run), run.trace.end_t, args.until)
     if args.format == "text":
-        sys.stdout.write(render_trace(run.trace))
+        sys.stdout.write(render_run(run.cluster))
     elif args.format == "json":
         json.dump(run_to_json(run), sys.stdout, indent=1, sort_keys=False)
         sys.stdout.write("\n")
@@ -172,9 +172,16 @@ class ProgressBar:
 
 
 def _decode(data: bytes, source: str):
-    from ..api.yamlio import load_job_manifest
+    """Every Job of the file, checked as the API server would before any is created (the one
+    validation path of ``validate``, ``run`` and :func:`k8sjobs.validate`)."""
+    from ..sim import check_manifest, first_error
 
-    return load_job_manifest(data, source)
+    checked = check_manifest(data, source)
+    error = first_error(checked)
+    if error is not None:
+        raise error
+    jobs = tuple(c.job for c in checked)
+    return jobs[0] if len(jobs) == 1 else jobs
 
 
 def progress_note(limit: LimitReached | None, cycles: int, end_t: float, until: float | None = None) -> None:
@@ -225,6 +232,12 @@ def run_to_json(run: Run, api: str = "Run", command: str = "run") -> dict:
                 finished_at = c.last_transition_time
                 break
     limit = tr.limit
+    objects = []
+    for each in run.cluster.jobs():
+        status = each.final_job.status if each.final_job is not None else None
+        if status is not None or each.final_job is not None:
+            objects.append({"kind": "Job", "namespace": each.job_key.partition("/")[0], "name": each.job_name,
+                            "status": to_dict(status) if status is not None else {}})
     return {
         "job": tr.job_name,
         "seed": tr.seed,
@@ -236,4 +249,5 @@ def run_to_json(run: Run, api: str = "Run", command: str = "run") -> dict:
                   "limit": None if limit is None else {"name": limit.limit, "value": limit.value,
                                                        "reached": limit.count, "cycle": limit.cycle, "t": limit.t,
                                                        "message": limit.message(api, command)}},
+        "objects": objects,
     }

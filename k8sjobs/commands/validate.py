@@ -1,4 +1,4 @@
-"""``python -m k8sjobs validate FILE``: check a Job manifest as the API server would.
+"""``python -m k8sjobs validate FILE``: check a manifest's Jobs as the API server would.
 
 The manifest (YAML or JSON; ``-`` reads standard input) is read strictly, defaulted,
 given the name, UID and generated selector the server would give it, and validated
@@ -18,14 +18,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 
-from k8sjobs.api.admission import admit_job_create
-from k8sjobs.api.errors import DecodeError, ErrorType, FieldError, InvalidError
-from k8sjobs.api.types import Job
-from k8sjobs.api.validation import warnings_on_create
-from k8sjobs.api.yamlio import MAX_BYTES, load_job_manifest
-from k8sjobs.ids import IdSource
+from k8sjobs.api.errors import DecodeError, ErrorType, FieldError
+from k8sjobs.api.yamlio import MAX_BYTES
+from k8sjobs.sim import as_submitted, check_manifest
 
 from ..i18n import _
 
@@ -64,30 +60,28 @@ def _decode_line(err: FieldError) -> str:
     return str(err)
 
 
-def as_submitted(job: Job) -> Job:
-    """Name, namespace and UID as the API server assigns them before validating a create."""
-    meta = job.metadata
-    name = meta.name
-    if not name and meta.generate_name:
-        name = IdSource(0).generate_name(meta.generate_name)
-    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=IdSource(0).uid("Job"))
-    return replace(job, metadata=meta)
-
-
 def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
-    """Validate one manifest; returns (exit status, lines to print)."""
+    """Validate every object of a manifest file; returns (exit status, lines to print).
+
+    The same checks as ``run`` and :func:`k8sjobs.validate` (:func:`k8sjobs.sim.check_manifest`):
+    strict decoding, defaulting and validation as on create, and the sim annotations. Each
+    object of a file of several gets its own verdict; one invalid object makes the status 1.
+    """
     try:
-        job = load_job_manifest(data, source)
+        checked = check_manifest(data, source)
     except DecodeError as exc:
         if not exc.errors:
             return EXIT_INVALID, [f"error: {exc.reason}"]
         return EXIT_INVALID, [f"error: {exc.reason}:"] + [f"* {_decode_line(e)}" for e in exc.errors]
-    try:
-        admitted = admit_job_create(as_submitted(job))
-    except InvalidError as exc:
-        return EXIT_INVALID, exc.message().splitlines()
-    warnings = [f"Warning: {w}" for w in warnings_on_create(admitted)]
-    return EXIT_VALID, warnings + [f"job.batch/{admitted.metadata.name} valid"]
+    status, lines = EXIT_VALID, []
+    for c in checked:
+        if c.error is not None:
+            status = EXIT_INVALID
+            lines.extend(c.error.message().splitlines())
+            continue
+        lines.extend(f"Warning: {w}" for w in c.warnings)
+        lines.append(f"job.batch/{c.admitted.metadata.name} valid")
+    return status, lines
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -106,6 +100,6 @@ def handle(args: argparse.Namespace) -> int:
         return EXIT_BUG
     for line in lines:
         # Warnings go to stderr as kubectl prints them; the verdict of a valid Job to stdout.
-        to_stdout = status == EXIT_VALID and not line.startswith("Warning: ")
+        to_stdout = line.endswith(" valid") and line.startswith("job.batch/")
         print(line, file=sys.stdout if to_stdout else sys.stderr)
     return status

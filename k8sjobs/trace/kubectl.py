@@ -835,6 +835,19 @@ def get_job(trace: Trace, cycle: int | None = None, output: str | None = None) -
     return tabwrite("\n".join("\t".join(r) for r in cells), **_TABLE)
 
 
+def get_jobs(traces: Iterable[Trace]) -> str:
+    """``kubectl get jobs`` at the end of a run of several Jobs: one row per Job that still exists,
+    in creation order (kubectl sorts by name; a run's Jobs are listed as they were created,
+    which is the order the learner wrote them in)."""
+    rows = [["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]]
+    for tr in traces:
+        if tr.final_job is not None:
+            rows.append(_table_row(tr.final_job, tr.end_t, wide=False))
+    if len(rows) == 1:
+        return "No resources found in default namespace."
+    return tabwrite("\n".join("\t".join(r) for r in rows), **_TABLE)
+
+
 def _columns(spec: str) -> list[tuple[str, list]]:
     """custom-columns=NAME:.path,...: each column's header and parsed path."""
     columns = []

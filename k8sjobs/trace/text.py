@@ -11,8 +11,8 @@ from typing import Any
 
 from ..api.serialize import format_time
 from ..i18n import _, display_width, join_list, ngettext, pgettext, rjust
-from .kubectl import describe_job, get_job, human_duration
-from .recorder import Trace
+from .kubectl import describe_job, get_job, get_jobs, human_duration
+from .recorder import ClusterTrace, Trace
 from .records import Cycle
 
 # Decisions worth a line of their own under a cycle (the rest stay in JSON).
@@ -116,6 +116,41 @@ def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None
     return "\n".join(lines) + "\n"
 
 
+def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None = None) -> str:
+    """A run as text: one Job as :func:`render_trace` renders it; several Jobs with every sync in the
+    order it ran, each line naming its object (``job/a``), then ``kubectl get jobs`` and a
+    ``kubectl describe job`` of each."""
+    traces = cluster.jobs()
+    if len(traces) == 1:
+        return render_trace(traces[0], details=details, limit=limit)
+    first = traces[0]
+    cfg = first.config
+    names = join_list([f"job.batch/{tr.job_name}" for tr in traces])
+    # TRANSLATORS: the first line of a trace of several Jobs; {names} lists them; seed=, nodes= and
+    # informer-lag= name the run's settings (keep them as they are).
+    lines = [_("k8sjobs run: {names}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
+        names=names, seed=first.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node, lag=f"{cfg.informer_lag:g}")]
+    objects = [f"job/{tr.job_name}" for tr in traces]
+    width = max(display_width(o) for o in objects)
+    # TRANSLATORS: a column title of the trace table of several Jobs: which object the sync served.
+    lines.append(f"{pgettext('trace column', 'OBJECT'):<{width}}  {cycle_header()}")
+    syncs = cluster.syncs if limit is None else cluster.syncs[:limit]
+    for key, index in syncs:
+        tr = cluster.traces[key]
+        text = render_cycle(tr.cycles[index - 1], details=details)
+        head, _nl, rest = text.partition("\n")
+        lines.append(f"{'job/' + tr.job_name:<{width}}  {head}")
+        if rest:
+            lines.extend(f"{'':<{width}}  {ln}" for ln in rest.split("\n"))
+    if limit is not None and len(cluster.syncs) > limit:
+        more = len(cluster.syncs) - limit
+        lines.append(ngettext("... {n} more cycle", "... {n} more cycles", more).format(n=more))
+    lines += ["", "$ kubectl get jobs", get_jobs(traces)]
+    for tr in traces:
+        lines += ["", f"$ kubectl describe job {tr.job_name}", describe_job(tr)]
+    return "\n".join(lines) + "\n"
+
+
 def cycle_to_json(c: Cycle) -> dict[str, Any]:
     """A cycle as a JSON document (the ``cycles`` entries of ``run --format json``)."""
     return {
@@ -143,5 +178,5 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-__all__ = ["cycle_header", "cycle_line", "cycle_to_json", "describe_job", "format_time", "get_job", "human_duration",
-           "render_cycle", "render_trace"]
+__all__ = ["cycle_header", "cycle_line", "cycle_to_json", "describe_job", "format_time", "get_job", "get_jobs",
+           "human_duration", "render_cycle", "render_run", "render_trace"]
