@@ -126,6 +126,8 @@ class Run:
         """The saved states of this run's simulation, oldest first (None: not kept)."""
         self.checkpoint_min_work = (CHECKPOINT_MIN_WORK if isinstance(checkpoints, bool)
                                     else max(int(checkpoints), 1))
+        self.focus: str | None = None
+        """The Job that :attr:`trace`, cycles, seeking, extending and forking are about (None: the first)."""
         sim = Simulation(self.source, config)
         recorder = Recorder(sim)
         for act in sorted(actions, key=lambda a: (a.position, a.t)):
@@ -142,8 +144,24 @@ class Run:
         """Whether the run has reached its end (the heap ran dry or a limit stopped it)."""
         self._spacing = self.checkpoint_min_work
         self._last_checkpoint_work = work_done(sim)
-        self.trace: Trace = recorder.finish()
-        """The first Job's trace (:attr:`cluster` holds every Job's)."""
+        recorder.finish()
+
+    @property
+    def trace(self) -> Trace:
+        """The trace of the Job in :attr:`focus` (the first Job's by default; :attr:`cluster` holds every Job's)."""
+        if self.focus is None:
+            return self._recorder.trace
+        return self._recorder.cluster.trace_of(self.focus)
+
+    def focused(self, job: str | None) -> Run:
+        """This run with its cycles, seeking and forking about the Job called ``job`` (None: the first).
+
+        Raises KeyError naming the run's Jobs when there is no such Job. Returns ``self``.
+        """
+        if job is not None:
+            self._recorder.cluster.trace_of(job)
+        self.focus = job
+        return self
 
     @property
     def max_time(self) -> float:
@@ -191,7 +209,7 @@ class Run:
                     progress(sim)
                 if keep and work_done(sim) - self._last_checkpoint_work >= self._spacing:
                     self._save()
-        self.trace = self._recorder.finish()
+        self._recorder.finish()
         if ended:
             self.complete = True
             for tr in self._recorder.traces.values():
@@ -304,6 +322,7 @@ class Run:
         new = Run.__new__(Run)
         new.source, new.manifest, new.config, new.budget = self.source, self.manifest, self.config, self.budget
         new.progress, new.checkpoint_min_work = None, self.checkpoint_min_work
+        new.focus = self.focus
         with fewer_gc_passes():  # the replay to the fork point is a run loop like any other
             if point is None:
                 sim = Simulation(self.source, self.config)
@@ -328,8 +347,10 @@ class Run:
 
     def with_settings(self, **settings: Any) -> Run:
         """The same manifest and actions under other settings (seed, nodes, informer lag, ...)."""
-        return Run(self.source, replace(self.config, **settings), actions=self.actions, budget=self.budget,
-                   checkpoints=self.checkpoint_min_work if self.checkpoints is not None else False)
+        run = Run(self.source, replace(self.config, **settings), actions=self.actions, budget=self.budget,
+                  checkpoints=self.checkpoint_min_work if self.checkpoints is not None else False)
+        run.focus = self.focus
+        return run
 
 
 __all__ = ["CHECKPOINT_MEMORY", "CHECKPOINT_MIN_WORK", "Checkpoint", "DEFAULT_MAX_CYCLES", "DEFAULT_MAX_TIME",
