@@ -240,8 +240,16 @@ class Explorer:
         self.error.add_class("k8sjobs-error")
         self.notice = W.HTML(layout=W.Layout(width="100%", display="none"))
         self.notice.add_class("k8sjobs-notice")
-        transport = W.HBox([self.back_button, self.step_button, self.play_button, self.play, self.reset_button,
-                            self.speed],
+        # The Job picker: shown only when the run has several Jobs.
+        jobs = s.jobs
+        self.job_menu = W.Dropdown(options=jobs, value=s.job, description=_("Job"),
+                                   tooltip=_("The Job the views, the status line and the faults are about"),
+                                   style=_WIDE, layout=W.Layout(width="auto",
+                                                                display="flex" if len(jobs) > 1 else "none"))
+        self.job_menu.add_class("k8sjobs-job")
+        self.job_menu.observe(self._on_job_menu, names="value")
+        transport = W.HBox([self.job_menu, self.back_button, self.step_button, self.play_button, self.play,
+                            self.reset_button, self.speed],
                            layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px"))
         header = W.VBox([transport, self.slider, self.status, self.error, self.notice],
                         layout=W.Layout(grid_gap="4px"))
@@ -481,10 +489,26 @@ class Explorer:
             self._run_id += 1
         self._refresh_all()
 
+    @_guard
+    def _on_job_menu(self, change: dict) -> None:
+        if self._syncing or change["new"] is None:
+            return
+        self.select_job(change["new"])
+
+    def select_job(self, name: str) -> list[str]:
+        """Show the Job called ``name`` (as the Job picker does); returns error lines ([] if done)."""
+        return self.state.select_job(name)
+
     def _refresh_all(self) -> None:
         s = self.state
         self._syncing = True
         try:
+            jobs = s.jobs
+            if list(self.job_menu.options) != jobs:
+                self.job_menu.options = jobs
+            if self.job_menu.value != s.job:
+                self.job_menu.value = s.job
+            self.job_menu.layout.display = "flex" if len(jobs) > 1 else "none"
             n = s.n_cycles
             # order matters: widen before moving, so no value is ever out of range
             if self.slider.max != n:

@@ -147,19 +147,22 @@ def create_problems(text: str, source: str = "<manifest>") -> list[str]:
     ``The Job "name" is invalid:`` heading, one ``* field: rule`` line each when there are
     several (as kubectl prints them).
     """
-    from ..sim import validate
+    from ..sim import check_manifest
 
-    problems = validate(text, source)
-    if not problems:
-        return []
     try:
-        name = load_job(text, source).metadata.name
-    except (DecodeError, ValueError):
-        return problems  # a decoding problem: already one line each
-    head = f'The Job "{name}" is invalid:'
-    if len(problems) == 1:
-        return [f"{head} {problems[0]}"]
-    return [head, *(f"* {p}" for p in problems)]
+        checked = check_manifest(text, source)
+    except DecodeError as exc:
+        return [exc.reason, *[str(e) for e in exc.errors]]  # a decoding problem: one line each
+    lines: list[str] = []
+    for c in checked:
+        if c.error is not None:
+            # kubectl's lines: "The Job "x" is invalid: <error>", or the heading and "* <error>" lines.
+            lines.extend(line.rstrip() for line in c.error.message().splitlines())
+    return lines
+
+
+JOB_ACTIONS = frozenset({"suspend", "resume", "scale", "delete_job"})
+"""Actions on a Job (rather than a pod or a node): they act on the Job the dashboard shows."""
 
 
 class ExplorerState:
@@ -248,6 +251,35 @@ class ExplorerState:
         """The snapshot the current run started from (None for a run from a manifest)."""
         source = self.run.source
         return source if isinstance(source, Snapshot) else None
+
+    @property
+    def jobs(self) -> list[str]:
+        """The names of the current run's Jobs, in creation order (the dashboard's Job picker)."""
+        return [tr.job_name for tr in self.run.cluster.jobs()]
+
+    @property
+    def job(self) -> str:
+        """The Job the views show (the first Job unless :meth:`select_job` chose another)."""
+        return self.run.trace.job_name
+
+    def select_job(self, name: str) -> list[str]:
+        """Show the Job called ``name``: the views, the status line, the slider and the faults are about it.
+
+        The cycle moves to that Job's last sync at or before the time shown. Returns error lines
+        naming the run's Jobs ([] if done); on error nothing changes.
+        """
+        if name not in self.jobs:
+            return self._refuse([_("no Job {name} in this run; its Jobs: {names}").format(
+                name=name, names=join_list(self.jobs))])
+        if name == self.job:
+            return []
+        t = self.t
+        first = self.jobs[0]
+        for run in {id(r): r for r in (self.run, self.initial_run)}.values():
+            run.focused(None if name == first else name)
+        self.cycle = self.run.trace.cycle_at_time(t)
+        # TRANSLATORS: {name} is a Job's name.
+        return self._accept("run", _("showing Job {name}").format(name=name))
 
     def _before_first_cycle(self) -> str:
         snap = self.snapshot
@@ -463,6 +495,7 @@ class ExplorerState:
         self.manifest_text = self.initial_text
         self.config = self.initial_config
         self.run = self.initial_run  # simulated once and kept: the same manifest and settings give the same run
+        # (it keeps the Job the picker shows: its focus is set on both runs)
         self.cycle = self._resolve_start()
         self._accept("run", _("reset: the original manifest and settings, no actions"))
 
@@ -573,6 +606,8 @@ class ExplorerState:
         if not isinstance(action, str) or action not in ACTIONS:
             return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
                 action=action, actions=join_list(sorted(ACTIONS)))])
+        if action in JOB_ACTIONS and "job" not in kwargs and self.run.focus is not None:
+            kwargs = {**kwargs, "job": self.run.focus}  # the Job the picker shows
         # A big run's fork shows the forked cycle at once and simulates the rest as the learner steps.
         lazy = not (self.run.complete and work_done(self.run.sim) <= EAGER_FORK_WORK)
         try:
