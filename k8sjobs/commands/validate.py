@@ -21,7 +21,7 @@ import sys
 
 from k8sjobs.api.errors import DecodeError, ErrorType, FieldError
 from k8sjobs.api.yamlio import MAX_BYTES
-from k8sjobs.sim import as_submitted, check_manifest
+from k8sjobs.sim import check_manifest
 
 from ..i18n import _
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.serialize import format_time
-from ..i18n import _, display_width, join_list, ngettext, pgettext, rjust
+from ..i18n import _, display_width, join_list, ljust, ngettext, pgettext, rjust
 from .kubectl import describe_job, get_job, get_jobs, human_duration
 from .recorder import ClusterTrace, Trace
 from .records import Cycle
@@ -133,7 +133,9 @@ def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None
     objects = [f"job/{tr.job_name}" for tr in traces]
     width = max(display_width(o) for o in objects)
     # TRANSLATORS: a column title of the trace table of several Jobs: which object the sync served.
-    lines.append(f"{pgettext('trace column', 'OBJECT'):<{width}}  {cycle_header()}")
+    head = pgettext("trace column", "OBJECT")
+    width = max(width, display_width(head))
+    lines.append(f"{ljust(head, width)}  {cycle_header()}")
     syncs = cluster.syncs if limit is None else cluster.syncs[:limit]
     for key, index in syncs:
         tr = cluster.traces[key]

@@ -9,7 +9,8 @@ Every view is a pure function of a :class:`~k8sjobs.trace.Trace` and a cycle num
 * ``text(trace, cycle) -> str``: its twin, the same facts as stable fixed-width text, for
   screen readers, terminals and checked notebook cells.
 
-The views (:data:`VIEWS`, in lesson order):
+The views (:data:`REGISTRY`, in lesson order; a view of a run of several Jobs shows the Job of
+the trace it is given, and the cluster view shows them all):
 
 =============  ===========================================================================
 timeline       one bar per pod from creation to end, by outcome; the current cycle marked
@@ -21,6 +22,7 @@ expectations   creations and deletions expected vs observed; unsatisfied syncs; 
 ownership      Job -> Pods -> Nodes at the cycle (networkx graph, layered layout)
 control_loop   informer -> work queue -> sync -> API server -> kubelet, the cycle's steps lit
 events         the Job's events as ``kubectl describe`` shows them
+cluster        every Job's pods on the nodes' pod slots over time, and who waited for a slot
 =============  ===========================================================================
 
 This package never imports ipywidgets: it works in a static notebook, in Voila and under a
@@ -31,15 +33,17 @@ widget dashboard alike. A dashboard keeps one ``FigureWidget`` per view and call
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import ModuleType
 
 import plotly.graph_objects as go
 
-from k8sjobs.i18n import _, join_list
+from k8sjobs.i18n import N_, _, join_list
 from k8sjobs.trace.recorder import Trace
 
 from . import (
     backoff,
+    cluster,
     control_loop,
     counts,
     deletion,
@@ -52,21 +56,49 @@ from . import (
 from ._apply import apply
 from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, narrow_titles
 
-VIEWS: tuple[str, ...] = ("timeline", "counts", "slow_start", "backoff", "deletion", "expectations", "ownership",
-                          "control_loop", "events")
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One view: its name, its tab title (marked for translation: show it with :func:`title`), its module
+    (``figure(trace, cycle)`` and ``text(trace, cycle)``), and whether its figure lays itself out for a
+    given width (``figure(..., width_px=...)``) rather than only wrapping its titles."""
+
+    name: str
+    title: str
+    module: ModuleType
+    fits_width: bool
+
+
+def _view(module: ModuleType, title: str) -> View:
+    return View(module.VIEW, title, module, module.FITS_WIDTH)
+
+
+REGISTRY: dict[str, View] = {v.name: v for v in (
+    # TRANSLATORS: tab titles of the views in the dashboard.
+    _view(timeline, N_("Timeline")), _view(counts, N_("Counts")), _view(slow_start, N_("Slow start")),
+    _view(backoff, N_("Back-off")), _view(deletion, N_("Deletion order")), _view(expectations, N_("Expectations")),
+    _view(ownership, N_("Ownership")), _view(control_loop, N_("Control loop")), _view(events, N_("Events")),
+    _view(cluster, N_("Cluster")),
+)}
+"""Every view, in the order the lessons introduce them: the one list of views."""
+
+VIEWS: tuple[str, ...] = tuple(REGISTRY)
 """Every view name, in the order the lessons introduce them."""
 
-_MODULES: dict[str, ModuleType] = {
-    "timeline": timeline, "counts": counts, "slow_start": slow_start, "backoff": backoff, "deletion": deletion,
-    "expectations": expectations, "ownership": ownership, "control_loop": control_loop, "events": events,
-}
+MANY_JOBS_VIEWS = frozenset({"cluster"})
+"""Views about every Job of a run: a dashboard shows them by default only when the run has several Jobs."""
 
 
 def _module(view: str) -> ModuleType:
     try:
-        return _MODULES[view]
+        return REGISTRY[view].module
     except (KeyError, TypeError):
         raise ValueError(_("unknown view {view!r}; views: {views}").format(view=view, views=join_list(VIEWS))) from None
+
+
+def title(view: str) -> str:
+    """The view's tab title in the current language."""
+    return _(REGISTRY[view].title) if view in REGISTRY else view
 
 
 def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.Figure:
@@ -75,7 +107,7 @@ def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.F
     ``narrow``: the titles are wrapped for a half-width pane (two views side by side).
     """
     m = _module(view)
-    if narrow and getattr(m, "FITS_WIDTH", False):
+    if narrow and REGISTRY[view].fits_width:
         return narrow_titles(m.figure(trace, cycle, width_px=NARROW_FIGURE_PX))
     fig = m.figure(trace, cycle)
     return narrow_titles(fig) if narrow else fig
@@ -92,4 +124,5 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
     return m.figure, m.text
 
 
-__all__ = ["OUTCOMES", "OUTCOME_STYLE", "VIEWS", "apply", "builders", "figure", "text"]
+__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "View", "apply", "builders", "figure",
+           "text", "title"]

@@ -42,6 +42,7 @@ from ._common import (
 )
 
 VIEW = "deletion"
+FITS_WIDTH = False
 
 COLUMN_CONTEXT = "deletion-order column"
 """The gettext context of the column titles: "ready" is a yes/no column here (a legend elsewhere),

@@ -21,6 +21,7 @@ from k8sjobs.trace.text import human_duration
 from ._common import HIGHLIGHT, INK, cycle_word, job_ref, make_figure, plural, resolve, table, title
 
 VIEW = "events"
+FITS_WIDTH = False
 MAX_ROWS = 100
 """At most this many rows (the most recent); kubectl would print them all."""
 SOURCE = "job-controller"

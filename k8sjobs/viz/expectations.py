@@ -41,6 +41,7 @@ from ._common import (
 )
 
 VIEW = "expectations"
+FITS_WIDTH = False
 MARKERS_UP_TO = 400
 """Draw a marker per observation only up to this many (the step line shows them all)."""
 _SETS = ("create.plan", "scale_down", "suspend.delete")

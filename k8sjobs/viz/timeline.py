@@ -43,6 +43,7 @@ from ._common import (
 )
 
 VIEW = "timeline"
+FITS_WIDTH = False
 AGGREGATE_ABOVE = 400
 """More pods than this (as of the cycle) are drawn as binned counts instead of one bar each."""
 PLOT_WIDTH_PX = 1000

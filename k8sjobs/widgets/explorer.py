@@ -46,17 +46,13 @@ from ..i18n import N_, _, join_list, ngettext
 from .figure import LiveFigureWidget
 from .state import ExplorerState, format_seconds
 
-VIEW_TITLES = {
-    # TRANSLATORS: tab titles of the views in the dashboard.
-    "timeline": N_("Timeline"), "counts": N_("Counts"), "slow_start": N_("Slow start"), "backoff": N_("Back-off"),
-    "deletion": N_("Deletion order"), "expectations": N_("Expectations"), "ownership": N_("Ownership"),
-    "control_loop": N_("Control loop"), "events": N_("Events"),
-}
+VIEW_TITLES = {name: v.title for name, v in viz.REGISTRY.items()}
+"""Each view's tab title, marked for translation (from :data:`k8sjobs.viz.REGISTRY`)."""
 
 
 def view_title(view: str) -> str:
     """The tab title of a view in the current language."""
-    return _(VIEW_TITLES[view]) if view in VIEW_TITLES else view
+    return viz.title(view)
 
 
 CSS = """
@@ -146,13 +142,13 @@ class Explorer:
     def __init__(self, manifest: Any, *, seed: int = 0, nodes: int = 3, informer_lag: float = 0.0,
                  views: Sequence[str] | str | None = None, start_cycle: int = 0, play_interval: int = 800,
                  **settings: Any) -> None:
-        self.views = self._check_views(views)
         if isinstance(play_interval, bool) or not isinstance(play_interval, int) or not 100 <= play_interval <= 3000:
             raise ValueError(_("play_interval: must be a whole number of milliseconds between 100 and 3000, "
                                "got {value!r}").format(value=play_interval))
         self._interval = play_interval
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
+        self.views = self._check_views(views, several_jobs=len(self.state.jobs) > 1)
         self._syncing = False
         self._slider_driven = False
         self._run_id = 0
@@ -182,9 +178,9 @@ class Explorer:
         return cls(load_snapshot(snapshot, job=job, now=now).assuming(assume_duration), **kwargs)
 
     @staticmethod
-    def _check_views(views: Sequence[str] | str | None) -> tuple[str, ...]:
+    def _check_views(views: Sequence[str] | str | None, *, several_jobs: bool = False) -> tuple[str, ...]:
         if views is None:
-            return tuple(viz.VIEWS)
+            return tuple(v for v in viz.VIEWS if several_jobs or v not in viz.MANY_JOBS_VIEWS)
         names = (views,) if isinstance(views, str) else tuple(views)
         unknown = [v for v in names if v not in viz.VIEWS]
         if unknown or not names:

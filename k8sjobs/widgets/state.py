@@ -39,7 +39,6 @@ from ..sim import (
     LimitReached,
     SimConfig,
     SimulationError,
-    load_job,
     yamlio_dump,
 )
 from ..trace.recorder import WorldState
