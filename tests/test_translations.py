@@ -442,7 +442,8 @@ LABEL = re.compile(r"\*\*([^*\n]+)\*\*\s*[（(]([^）)\n]+)[）)]")
 
 
 def catalog(language: str) -> dict[str, str]:
-    """The dashboard's words in ``language``: messages of ``k8sjobs/widgets/`` (buttons, tabs, fields).
+    """The dashboard's words in ``language``: messages of ``k8sjobs/widgets/`` (buttons, tabs, fields) and the
+    views' tab titles (``k8sjobs/viz/__init__.py``, the view registry).
 
     Only those: a lesson also bolds a term at first use with its English after it (Russian
     declines it: **рабочей очередью** (work queue)), which is no control even when a view has
@@ -453,7 +454,8 @@ def catalog(language: str) -> dict[str, str]:
     with open(ROOT / "k8sjobs" / "locale" / locale / "LC_MESSAGES" / "k8sjobs.po", "rb") as fh:
         cat = read_po(fh, locale=locale)
     return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string and not m.context
-            and any(path.startswith("k8sjobs/widgets/") for path, _line in m.locations)}
+            and any(path.startswith("k8sjobs/widgets/") or path == "k8sjobs/viz/__init__.py"
+                    for path, _line in m.locations)}
 
 
 def mismatched_labels(text: str, words: dict[str, str]) -> list[str]:

@@ -382,7 +382,7 @@ def _code_problems(n: int, en_code: str, tr_code: str, language: str) -> list[st
                             f"{a.expressions}: translate the words around the {{...}} fields, keep the fields")
         if "apiVersion:" in a.text:
             try:
-                same = yaml.safe_load(a.text) == yaml.safe_load(b.text)
+                same = list(yaml.safe_load_all(a.text)) == list(yaml.safe_load_all(b.text))
             except yaml.YAMLError as exc:
                 problems.append(f"{_where(n, tr.line)}: the manifest is no longer valid YAML: {exc}")
                 continue

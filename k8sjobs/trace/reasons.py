@@ -89,7 +89,7 @@ def _nothing_to_do(f: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _action_call(f: Mapping[str, Any]) -> Mapping[str, Any]:
     # The call as Python code (not translated): fail_pod(exit_code=42, name='pi-x').
-    args = ", ".join(f"{k}={v!r}" for k, v in sorted(f.items()) if k not in ("action", "job"))
+    args = ", ".join(f"{k}={v!r}" for k, v in sorted(f.items()) if k != "action")
     return {"call": f"{f['action']}({args})"}
 
 
