@@ -256,6 +256,54 @@ class LimitReached:
             cycle=self.cycle, t=f"{self.t:g}", what=self.what(), hint=self.raise_hint(api, command))
 
 
+class Worker:
+    """One controller's worker as kube-controller-manager runs it, on the simulation's heap.
+
+    Its work queue wakes it (``kick`` is the queue's ``on_ready``) and it then runs as one heap
+    event at its controller's priority: either one key per event, waking itself again while
+    keys are ready (the Job controller: other events interleave between two syncs, as with
+    upstream's workers), or every ready key in one event (``drain``: the orphan-pod, ttl and
+    lighter queues). Controllers are registered with :meth:`Simulation.register_worker`.
+    """
+
+    __slots__ = ("name", "heap", "clock", "priority", "drain", "process", "pending", "scheduled")
+
+    def __init__(self, name: str, heap: EventHeap, clock: FakeClock, priority: int, drain: bool) -> None:
+        self.name = name
+        self.heap = heap
+        self.clock = clock
+        self.priority = priority
+        self.drain = drain
+        self.process: Callable[[], Any] = lambda: False
+        """Process the next ready key; returns true when it did something (what a drain loops on)."""
+        self.pending: Callable[[], int] = lambda: 0
+        """How many keys are ready (what wakes a one-key-per-event worker again)."""
+        self.scheduled = False
+
+    def bind(self, process: Callable[[], Any], pending: Callable[[], int] | None = None) -> Worker:
+        """Give the worker its controller's processing function (and the queue length); returns it."""
+        self.process = process
+        if pending is not None:
+            self.pending = pending
+        return self
+
+    def kick(self) -> None:
+        """Run soon (at the current time, at the worker's priority) unless already due."""
+        if not self.scheduled:
+            self.scheduled = True
+            self.heap.call_at(self.clock.now(), self._work, priority=self.priority, label=self.name)
+
+    def _work(self) -> None:
+        self.scheduled = False
+        if self.drain:
+            while self.process():
+                pass
+            return
+        self.process()
+        if self.pending():
+            self.kick()
+
+
 class SimulationError(ValueError):
     """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
 
@@ -444,9 +492,8 @@ class Simulation:
         """The limit that stopped the last budgeted :meth:`run_until_finished` (None if none did)."""
         self.pod_cycles = 0
         """Live pods of the Job summed over its reconcile cycles (what ``Budget.max_pod_cycles`` counts)."""
-        self._worker_scheduled = False
-        self._orphan_scheduled = False
-        self._ttl_scheduled = False
+        self.workers: dict[str, Worker] = {}
+        """The controllers' workers by name, in the order they were registered (see :class:`Worker`)."""
         for kind in ("Job", "Pod", "Node", "Event"):
             self.store.watch(kind, self._on_watch)
 
@@ -454,17 +501,23 @@ class Simulation:
         self.job_informer = Informer(self.store, "Job", inf_sched, lag=config.informer_lag)
         self.pod_informer = Informer(self.store, "Pod", inf_sched, lag=config.informer_lag)
         self.recorder = StoreEventRecorder(self.store, self.clock, "job-controller")
-        on_ready = None if config.manual else self._kick_worker
-        queue = RateLimitingQueue(self.clock, self.heap, on_ready=on_ready)
-        orphan_queue = RateLimitingQueue(self.clock, self.heap,
-                                         on_ready=None if config.manual else self._kick_orphan_worker)
+        # The controllers, registered as kube-controller-manager starts them: the Job controller
+        # (its work queue and the orphan-pod queue), then ttl-after-finished.
+        job_worker = self.register_worker("job-controller", PRIORITY_WORKER)
+        orphan_worker = self.register_worker("orphan-pods", PRIORITY_ORPHAN_WORKER, drain=True)
+        queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(job_worker))
+        orphan_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(orphan_worker))
         self.controller = JobController(
             jobs=self.job_informer, pods=self.pod_informer,
             pod_control=StorePodControl(self.store, self.recorder), job_client=StoreJobClient(self.store),
             clock=self.clock, recorder=self.recorder, queue=queue, orphan_queue=orphan_queue, emit=self._emit)
-        ttl_queue = RateLimitingQueue(self.clock, self.heap, on_ready=None if config.manual else self._kick_ttl)
+        job_worker.bind(self.controller.process_next_work_item, self.controller.queue.__len__)
+        orphan_worker.bind(self.controller.process_next_orphan_pod)
+        ttl_worker = self.register_worker("ttl", PRIORITY_TTL_WORKER, drain=True)
+        ttl_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(ttl_worker))
         self.ttl = TTLAfterFinishedController(jobs=self.job_informer, client=StoreJobClient(self.store),
                                               clock=self.clock, queue=ttl_queue, emit=self._emit)
+        ttl_worker.bind(self.ttl.process_next_work_item)
         self.cluster: Cluster | None = None
         if not config.manual:
             node_names = self.snapshot.node_names() or None if self.snapshot is not None else None
@@ -561,37 +614,18 @@ class Simulation:
         """Receive every API write (ADDED / MODIFIED / DELETED of Jobs, Pods, Nodes, Events)."""
         self.watchers.append(fn)
 
-    def _kick_worker(self) -> None:
-        if not self._worker_scheduled:
-            self._worker_scheduled = True
-            self.heap.call_at(self.clock.now(), self._work, priority=PRIORITY_WORKER, label="job-controller")
+    def register_worker(self, name: str, priority: int, *, drain: bool = False) -> Worker:
+        """Register a controller's worker (see :class:`Worker`); bind its processing function next.
 
-    def _work(self) -> None:
-        self._worker_scheduled = False
-        self.controller.process_next_work_item()
-        if len(self.controller.queue):
-            self._kick_worker()
+        In manual mode the worker is registered but never woken: a harness calls the controller.
+        """
+        if name in self.workers:
+            raise ValueError(f"a worker named {name!r} is registered already")
+        worker = self.workers[name] = Worker(name, self.heap, self.clock, priority, drain)
+        return worker
 
-    def _kick_orphan_worker(self) -> None:
-        if not self._orphan_scheduled:
-            self._orphan_scheduled = True
-            self.heap.call_at(self.clock.now(), self._orphan_work, priority=PRIORITY_ORPHAN_WORKER,
-                              label="orphan-pods")
-
-    def _orphan_work(self) -> None:
-        self._orphan_scheduled = False
-        while self.controller.process_next_orphan_pod():
-            pass
-
-    def _kick_ttl(self) -> None:
-        if not self._ttl_scheduled:
-            self._ttl_scheduled = True
-            self.heap.call_at(self.clock.now(), self._ttl_work, priority=PRIORITY_TTL_WORKER, label="ttl")
-
-    def _ttl_work(self) -> None:
-        self._ttl_scheduled = False
-        while self.ttl.process_next_work_item():
-            pass
+    def _on_ready(self, worker: Worker) -> Callable[[], None] | None:
+        return None if self.config.manual else worker.kick
 
     # ------------------------------------------------------------------ saved states
 
