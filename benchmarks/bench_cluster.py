@@ -58,12 +58,13 @@ def run_process(text: str, *args: str) -> tuple[float, float, float, int]:
     """(wall s, cpu s, peak RSS MiB, bytes printed) of ``python -m k8sjobs run FILE ARGS`` in a fresh process."""
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
         f.write(text)
-    code = ("import resource, sys, runpy; sys.argv = ['k8sjobs', 'run', %r, *%r]\n"
+    argv = repr(["k8sjobs", "run", f.name, *args])
+    code = (f"import resource, sys, runpy; sys.argv = {argv}\n"
             "try:\n    runpy.run_module('k8sjobs', run_name='__main__')\n"
             "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
             "r = resource.getrusage(resource.RUSAGE_SELF)\n"
             "sys.stderr.write(f'\\nBENCH {r.ru_utime + r.ru_stime} {r.ru_maxrss}\\n')\n"
-            "sys.exit(code)\n") % (f.name, list(args))
+            "sys.exit(code)\n")
     try:
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)

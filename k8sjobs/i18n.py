@@ -18,10 +18,12 @@ Whatever is created or rendered afterwards speaks that language.
 
 from __future__ import annotations
 
+import contextlib
 import gettext as _gettext
 import os
 import unicodedata
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
@@ -287,13 +289,36 @@ def _break_pieces(text: str) -> list[str]:
     return pieces
 
 
+def speech() -> tuple[str, _gettext.NullTranslations]:
+    """The language in force and its catalog (what :func:`speaking` takes back later)."""
+    return _current, _t
+
+
+@contextlib.contextmanager
+def speaking(saved: tuple[str, _gettext.NullTranslations]) -> Iterator[str]:
+    """Speak a :func:`speech` taken earlier inside the block, then the language before it again (what a
+    dashboard built in one language uses, so a later :func:`set_language` elsewhere does not change it)."""
+    previous = (_current, _t)
+    _restore((saved[0], saved[1]))
+    try:
+        yield saved[0]
+    finally:
+        _restore(previous)
+
+
+def _restore(previous: tuple[str, _gettext.NullTranslations]) -> None:
+    global _current, _t
+    _current, _t = previous
+
+
 def _from_environment() -> None:
     value = os.environ.get(ENV_VAR, "").strip()
     if value:
         try:
             set_language(value)
         except ValueError as exc:
-            raise ValueError(f"{ENV_VAR}={value}: {exc}") from None
+            # A bad setting must not make `import k8sjobs` fail: say so once and speak English.
+            warnings.warn(f"{ENV_VAR}={value}: {exc}; using English", stacklevel=2)
 
 
 _from_environment()

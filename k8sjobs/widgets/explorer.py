@@ -42,7 +42,7 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from .. import viz
-from ..i18n import N_, _, join_list, ngettext
+from ..i18n import N_, _, join_list, ngettext, speaking, speech
 from .figure import LiveFigureWidget
 from .state import ExplorerState, format_seconds
 
@@ -100,7 +100,9 @@ def _guard(method: Callable) -> Callable:
     @wraps(method)
     def wrapper(self: Explorer, *args: Any, **kwargs: Any) -> Any:
         try:
-            return method(self, *args, **kwargs)
+            # The dashboard speaks the language it was built in, whatever set_language said since.
+            with speaking(self.language):
+                return method(self, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 -- shown to the learner instead of a traceback
             # TRANSLATORS: {what} is the dashboard's internal step (e.g. "on slider"); {error} Python's error.
             self._show_error([_("{what} failed: {error}").format(what=method.__name__.strip("_").replace("_", " "),
@@ -146,6 +148,8 @@ class Explorer:
             raise ValueError(_("play_interval: must be a whole number of milliseconds between 100 and 3000, "
                                "got {value!r}").format(value=play_interval))
         self._interval = play_interval
+        self.language = speech()
+        """The language the dashboard speaks (name and catalog): the one in force when it was built; it stays."""
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
         self.views = self._check_views(views, several_jobs=len(self.state.jobs) > 1)
@@ -413,24 +417,26 @@ class Explorer:
 
     def figure_widget(self, view: str) -> go.FigureWidget:
         """The FigureWidget of ``view`` (built now if its tab was never shown), up to date."""
-        if view not in self.views:
-            raise ValueError(_("unknown view {view!r}; this explorer shows: {views}").format(
-                view=view, views=join_list(self.views)))
-        fw = self.figures.get(view)
-        if fw is None:
-            fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
-            # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)
-            fw._config = {**fw._config, "responsive": True, "displaylogo": False}
-            self.figures[view] = fw
-            self._drawn[view] = self._key()
-            self._view_boxes[view].children = (fw,)
-        else:
-            self._redraw(view)
-        return fw
+        with speaking(self.language):
+            if view not in self.views:
+                raise ValueError(_("unknown view {view!r}; this explorer shows: {views}").format(
+                    view=view, views=join_list(self.views)))
+            fw = self.figures.get(view)
+            if fw is None:
+                fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
+                # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)
+                fw._config = {**fw._config, "responsive": True, "displaylogo": False}
+                self.figures[view] = fw
+                self._drawn[view] = self._key()
+                self._view_boxes[view].children = (fw,)
+            else:
+                self._redraw(view)
+            return fw
 
     def text_twin(self, view: str) -> str:
         """The text twin of ``view`` at the current cycle (what the "Text version" toggle shows)."""
-        return viz.text(view, self.state.trace, self.state.cycle)
+        with speaking(self.language):
+            return viz.text(view, self.state.trace, self.state.cycle)
 
     def _key(self) -> tuple[int, int]:
         return (self._run_id, self.state.cycle)
@@ -491,6 +497,7 @@ class Explorer:
             return
         self.select_job(change["new"])
 
+    @_guard
     def select_job(self, name: str) -> list[str]:
         """Show the Job called ``name`` (as the Job picker does); returns error lines ([] if done)."""
         return self.state.select_job(name)
