@@ -562,6 +562,7 @@ class ObjectReference:
     uid: str = ""
     api_version: str = ""
     resource_version: str = ""
+    field_path: str = ""
 
 
 @dataclass(frozen=True, slots=True)
