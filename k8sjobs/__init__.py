@@ -5,7 +5,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :class:`Run` — simulate a Job manifest to the end and keep every reconcile cycle;
   ``run.cycle(k)``, ``run.state_at(k)``, ``run.fork(k, "fail_pod", name=...)``.
 * :class:`Simulation` — the engine itself, step by step, with faults and actions.
-* :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
+* :func:`load_job`, :func:`validate` — read and check a manifest (a Job, or for
+  :func:`validate` also a CronJob) as the API server would.
 * :func:`render_trace` — stable text of a run; :func:`describe_job`, :func:`get_job` — what
   ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print.
 * :func:`explain` — what the Job controller does next with a real Job, and why: give it what
@@ -31,12 +32,25 @@ from typing import Any
 from .api.errors import DecodeError, FieldError, InvalidError
 from .api.snapshot import EXAMPLE_SNAPSHOTS, Snapshot, example_snapshot, load_snapshot
 from .i18n import LANGUAGES, get_language, set_language
-from .sim import SimConfig, Simulation, SimulationError, load_job, validate
+from .sim import SimConfig, Simulation, SimulationError, load_job
+from .sim import validate as _validate_job
 from .trace import Run, Trace, describe_job, get_job, render_trace
 from .trace.explain import Explanation, explain
 from .trace.redact import Redaction, redact_snapshot
 
 __version__ = "0.1.0"
+
+
+def validate(manifest: Any, source: str = "<manifest>") -> list[str]:
+    """Check a Job or CronJob manifest as ``kubectl apply`` would (the Job's sim annotations too).
+
+    Returns [] when it is valid, else one line per problem naming the field and the rule.
+    """
+    from .api.admission import is_cronjob_manifest, validate_cronjob_manifest
+
+    if is_cronjob_manifest(manifest, source):
+        return validate_cronjob_manifest(manifest, source)
+    return _validate_job(manifest, source)
 
 _LAZY = {
     "VIEWS": ("k8sjobs.viz", "VIEWS"),

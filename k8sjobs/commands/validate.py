@@ -1,11 +1,12 @@
-"""``python -m k8sjobs validate FILE``: check a Job manifest as the API server would.
+"""``python -m k8sjobs validate FILE``: check a Job or CronJob manifest as the API server would.
 
 The manifest (YAML or JSON; ``-`` reads standard input) is read strictly, defaulted,
 given the name, UID and generated selector the server would give it, and validated
-with ``ValidateJob``, exactly as ``kubectl create --dry-run=server`` would. Output:
+with ``ValidateJob`` (a CronJob: ``ValidateCronJobCreate``, its schedule and time zone
+included), exactly as ``kubectl create --dry-run=server`` would. Output:
 
-* valid: ``job.batch/NAME valid`` on stdout, exit status 0 (with the API server's
-  warnings, if any, on stderr: ``Warning: metadata.name: ...``);
+* valid: ``job.batch/NAME valid`` (``cronjob.batch/NAME valid``) on stdout, exit status 0
+  (with the API server's warnings, if any, on stderr: ``Warning: metadata.name: ...``);
 * invalid: the reason on stderr, one line per error, each naming its field path in
   kubectl's words (``The Job "x" is invalid: ...``, ``unknown field "spec.foo"``),
   exit status 1;
@@ -20,11 +21,11 @@ import argparse
 import sys
 from dataclasses import replace
 
-from k8sjobs.api.admission import admit_job_create
+from k8sjobs.api.admission import admit_cronjob_create, admit_job_create
 from k8sjobs.api.errors import DecodeError, ErrorType, FieldError, InvalidError
-from k8sjobs.api.types import Job
+from k8sjobs.api.types import CronJob, Job
 from k8sjobs.api.validation import warnings_on_create
-from k8sjobs.api.yamlio import MAX_BYTES, load_job_manifest
+from k8sjobs.api.yamlio import MAX_BYTES, load_manifest
 from k8sjobs.ids import IdSource
 
 from ..i18n import _
@@ -34,7 +35,7 @@ EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE", help=_("a Job manifest, YAML or JSON ('-' for standard input)"))
+    p.add_argument("file", metavar="FILE", help=_("a Job or CronJob manifest, YAML or JSON ('-' for standard input)"))
 
 
 class _Unreadable(Exception):
@@ -64,24 +65,30 @@ def _decode_line(err: FieldError) -> str:
     return str(err)
 
 
-def as_submitted(job: Job) -> Job:
+def as_submitted(job: Job | CronJob) -> Job | CronJob:
     """Name, namespace and UID as the API server assigns them before validating a create."""
     meta = job.metadata
     name = meta.name
     if not name and meta.generate_name:
         name = IdSource(0).generate_name(meta.generate_name)
-    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=IdSource(0).uid("Job"))
+    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=IdSource(0).uid(job.kind))
     return replace(job, metadata=meta)
 
 
 def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
     """Validate one manifest; returns (exit status, lines to print)."""
     try:
-        job = load_job_manifest(data, source)
+        job = load_manifest(data, source)
     except DecodeError as exc:
         if not exc.errors:
             return EXIT_INVALID, [f"error: {exc.reason}"]
         return EXIT_INVALID, [f"error: {exc.reason}:"] + [f"* {_decode_line(e)}" for e in exc.errors]
+    if isinstance(job, CronJob):
+        try:
+            cronjob = admit_cronjob_create(as_submitted(job))
+        except InvalidError as exc:
+            return EXIT_INVALID, exc.message().splitlines()
+        return EXIT_VALID, [f"cronjob.batch/{cronjob.metadata.name} valid"]
     try:
         admitted = admit_job_create(as_submitted(job))
     except InvalidError as exc:
