@@ -456,7 +456,6 @@ class CronJobController:
         update_status = False
         cj_ref = ref
         key = key_func(cj_ref.obj)
-        say = self._say
 
         children: set[str] = set()
         for j in jobs:
@@ -473,17 +472,17 @@ class CronJobController:
                 if u.in_active_list(cj_copy, uid):
                     # The cache was behind: the live CronJob lists the Job. Carry on with that copy.
                     cj_ref = u.Ref(cj_copy)
-                    say("cronjob.active.reread", cronjob=key, job=j.metadata.name)
+                    self._say("cronjob.active.reread", cronjob=key, job=j.metadata.name)
                     continue
                 self.recorder.event(cj_ref.obj, WARNING, "UnexpectedJob",
                                     f"Saw a job that the controller did not create or forgot: {j.metadata.name}")
-                say("cronjob.active.unexpected", cronjob=key, job=j.metadata.name)
+                self._say("cronjob.active.unexpected", cronjob=key, job=j.metadata.name)
             elif finished:
                 if found:
                     u.delete_from_active_list(cj_ref, uid)
                     self.recorder.event(cj_ref.obj, NORMAL, "SawCompletedJob",
                                         f"Saw completed job: {j.metadata.name}, condition: {condition}")
-                    say("cronjob.active.saw_completed", cronjob=key, job=j.metadata.name, condition=condition)
+                    self._say("cronjob.active.saw_completed", cronjob=key, job=j.metadata.name, condition=condition)
                     update_status = True
                 if u.is_job_succeeded(j):
                     # Finished successfully, in the active list or not: its completion time counts.
@@ -498,7 +497,7 @@ class CronJobController:
                         cj_ref.obj = evolve(cj_ref.obj, status=evolve(st, last_successful_time=completion))
                         update_status = True
                     if cj_ref.obj.status.last_successful_time != before:
-                        say("cronjob.last_successful", cronjob=key, job=j.metadata.name, t=completion,
+                        self._say("cronjob.last_successful", cronjob=key, job=j.metadata.name, t=completion,
                             zone=self._shown_zone(cj_ref.obj))
 
         # A Job in status.active that the lister does not hold: ask the API server before dropping it.
@@ -511,15 +510,15 @@ class CronJobController:
                 if not is_not_found(exc):
                     return None, update_status, exc
                 self.recorder.event(cj_ref.obj, NORMAL, "MissingJob", f"Active job went missing: {a.name}")
-                say("cronjob.active.missing", cronjob=key, job=a.name)
+                self._say("cronjob.active.missing", cronjob=key, job=a.name)
                 u.delete_from_active_list(cj_ref, a.uid)
                 update_status = True
                 continue
-            say("cronjob.active.not_in_cache", cronjob=key, job=a.name)
+            self._say("cronjob.active.not_in_cache", cronjob=key, job=a.name)
 
         cj = cj_ref.obj
         if cj.metadata.deletion_timestamp is not None:
-            say("cronjob.skip.deleting", cronjob=key)
+            self._say("cronjob.skip.deleting", cronjob=key)
             return None, update_status, None
 
         if cj.spec.time_zone is not None:
@@ -528,11 +527,11 @@ class CronJobController:
             except ValueError as exc:
                 self.recorder.event(cj, WARNING, "UnknownTimeZone",
                                     f"invalid timeZone: {go_quote(cj.spec.time_zone)}: {exc}")
-                say("cronjob.skip.unknown_time_zone", cronjob=key, time_zone=cj.spec.time_zone, error=str(exc))
+                self._say("cronjob.skip.unknown_time_zone", cronjob=key, time_zone=cj.spec.time_zone, error=str(exc))
                 return None, update_status, None
 
         if cj.spec.suspend:
-            say("cronjob.skip.suspended", cronjob=key)
+            self._say("cronjob.skip.suspended", cronjob=key)
             return None, update_status, None
 
         try:
@@ -540,7 +539,7 @@ class CronJobController:
         except ScheduleError as exc:
             self.recorder.event(cj, WARNING, "UnparseableSchedule",
                                 f"unparseable schedule: {go_quote(cj.spec.schedule)} : {exc}")
-            say("cronjob.skip.unparseable", cronjob=key, schedule=cj.spec.schedule, error=str(exc))
+            self._say("cronjob.skip.unparseable", cronjob=key, schedule=cj.spec.schedule, error=str(exc))
             return None, update_status, None
 
         zone = self._shown_zone(cj) if "TZ" not in cj.spec.schedule else ""
@@ -549,22 +548,22 @@ class CronJobController:
             self.recorder.event(cj, WARNING, "TooManyMissedTimes",
                                 "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check "
                                 "clock skew")
-            say("cronjob.schedule.too_many_missed", cronjob=key, missed=mr.count, limit=u.TOO_MANY_MISSED)
+            self._say("cronjob.schedule.too_many_missed", cronjob=key, missed=mr.count, limit=u.TOO_MANY_MISSED)
 
         nxt = u.next_schedule_time(cj, now, sched, too_many)
         if nxt.error is not None:
             self.recorder.event(cj, WARNING, "InvalidSchedule", f"invalid schedule: {cj.spec.schedule} : {nxt.error}")
-            say("cronjob.skip.invalid_schedule", cronjob=key, schedule=cj.spec.schedule, error=nxt.error)
+            self._say("cronjob.skip.invalid_schedule", cronjob=key, schedule=cj.spec.schedule, error=nxt.error)
             return None, update_status, None
         earliest = u.from_time(nxt.recent.earliest)
         if nxt.scheduled is None:
             # Nothing due yet (the usual case only after a restart or an early wake-up).
             t = u.next_schedule_time_duration(cj, now, sched)
-            say("cronjob.schedule.none_due", cronjob=key, schedule=cj.spec.schedule, earliest=earliest,
+            self._say("cronjob.schedule.none_due", cronjob=key, schedule=cj.spec.schedule, earliest=earliest,
                 at=self.clock.now() + t, zone=zone)
             return t, update_status, None
         scheduled = u.from_time(nxt.scheduled)
-        say("cronjob.schedule.due", cronjob=key, case=nxt.recent.missed, schedule=cj.spec.schedule,
+        self._say("cronjob.schedule.due", cronjob=key, case=nxt.recent.missed, schedule=cj.spec.schedule,
             scheduled=scheduled, earliest=earliest, missed=nxt.recent.count, zone=zone,
             deadline=cj.spec.starting_deadline_seconds)
 
@@ -573,20 +572,20 @@ class CronJobController:
             self.recorder.event(cj, WARNING, "MissSchedule",
                                 "Missed scheduled time to start a job: "
                                 + nxt.scheduled.astimezone(_dt.UTC).strftime("%a, %d %b %Y %H:%M:%S +0000"))
-            say("cronjob.skip.too_late", cronjob=key, scheduled=scheduled, deadline=deadline, zone=zone)
+            self._say("cronjob.skip.too_late", cronjob=key, scheduled=scheduled, deadline=deadline, zone=zone)
             return u.next_schedule_time_duration(cj, now, sched), update_status, None
 
         job_name = u.get_job_name(cj, nxt.scheduled)
         by_name = u.in_active_list_by_name(cj, cj.metadata.namespace, job_name)
         if by_name or (cj.status.last_schedule_time is not None and cj.status.last_schedule_time == scheduled):
-            say("cronjob.skip.already_processed", cronjob=key, case="active" if by_name else "last",
+            self._say("cronjob.skip.already_processed", cronjob=key, case="active" if by_name else "last",
                 scheduled=scheduled, job=job_name, zone=zone)
             return u.next_schedule_time_duration(cj, now, sched), update_status, None
 
         if cj.spec.concurrency_policy == ConcurrencyPolicy.FORBID and cj.status.active:
             self.recorder.event(cj, NORMAL, "JobAlreadyActive",
                                 "Not starting job because prior execution is running and concurrency policy is Forbid")
-            say("cronjob.skip.forbid", cronjob=key, active=len(cj.status.active),
+            self._say("cronjob.skip.forbid", cronjob=key, active=len(cj.status.active),
                 jobs=[a.name for a in cj.status.active], scheduled=scheduled, zone=zone)
             return u.next_schedule_time_duration(cj, now, sched), update_status, None
 
@@ -596,7 +595,7 @@ class CronJobController:
                     job = self.job_control.get_job(a.namespace, a.name)
                 except APIError as exc:
                     self.recorder.event(cj_ref.obj, WARNING, "FailedGet", f"Get job: {exc}")
-                    say("cronjob.replace.get_failed", cronjob=key, job=a.name, error=str(exc))
+                    self._say("cronjob.replace.get_failed", cronjob=key, job=a.name, error=str(exc))
                     return None, update_status, exc
                 if job is None:
                     continue
@@ -613,11 +612,11 @@ class CronJobController:
         except APIError as exc:
             if has_namespace_terminating_cause(exc):
                 # Every creation in a terminating namespace fails: nothing to do, no event.
-                say("cronjob.create.namespace_terminating", cronjob=key, job=job_name)
+                self._say("cronjob.create.namespace_terminating", cronjob=key, job=job_name)
                 return None, update_status, exc
             if exc.reason != Reason.ALREADY_EXISTS:
                 self.recorder.event(cj, WARNING, "FailedCreate", f"Error creating job: {exc}")
-                say("cronjob.create.failed", cronjob=key, job=job_name, error=str(exc))
+                self._say("cronjob.create.failed", cronjob=key, job=job_name, error=str(exc))
                 return None, update_status, exc
             already_exists = True
             try:
@@ -626,16 +625,16 @@ class CronJobController:
                 return None, update_status, get_exc
             if existing is None or not is_controlled_by(existing, cj):
                 # Another actor made it: assume it keeps the status up to date.
-                say("cronjob.create.exists", cronjob=key, case="not_controlled", job=job_name)
+                self._say("cronjob.create.exists", cronjob=key, case="not_controlled", job=job_name)
                 return None, update_status, None
             if u.in_active_list(cj, existing.metadata.uid):
-                say("cronjob.create.exists", cronjob=key, case="already_active", job=job_name)
+                self._say("cronjob.create.exists", cronjob=key, case="already_active", job=job_name)
                 return None, update_status, None
-            say("cronjob.create.exists", cronjob=key, case="adopted", job=job_name)
+            self._say("cronjob.create.exists", cronjob=key, case="adopted", job=job_name)
             job_resp = existing
         if not already_exists:
             self.recorder.event(cj, NORMAL, "SuccessfulCreate", f"Created job {job_resp.metadata.name}")
-            say("cronjob.create", cronjob=key, job=job_resp.metadata.name, scheduled=scheduled, zone=zone)
+            self._say("cronjob.create", cronjob=key, job=job_resp.metadata.name, scheduled=scheduled, zone=zone)
 
         st = cj_ref.obj.status
         cj_ref.obj = evolve(cj_ref.obj, status=evolve(st, active=st.active + (get_ref(job_resp),),
