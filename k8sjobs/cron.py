@@ -450,27 +450,53 @@ class SpecSchedule(Schedule):
                     break
             if wrapped:
                 continue
-            while not minute_bits >> w.minute & 1:
+            if not minute_bits >> w.minute & 1:
                 if not added:
                     added = True
                     u -= u % 60
-                u += 60
-                w = fromtimestamp(u, zone)
-                if w.minute == 0:
-                    wrapped = True
-                    break
-            if wrapped:
-                continue
-            while not second_bits >> w.second & 1:
+                u, w, wrapped = _advance(u, w, minute_bits, 60, "minute", zone)
+                if wrapped:
+                    continue
+            if not second_bits >> w.second & 1:
                 added = True  # u is already a whole second: Truncate(time.Second) changes nothing
-                u += 1
-                w = fromtimestamp(u, zone)
-                if w.second == 0:
-                    wrapped = True
-                    break
-            if wrapped:
-                continue
+                u, w, wrapped = _advance(u, w, second_bits, 1, "second", zone)
+                if wrapped:
+                    continue
             return u
+
+
+_WHOLE_MINUTE = _dt.timedelta(minutes=1)
+
+
+def _advance(u: int, w: _dt.datetime, bits: int, unit: int, field: str,
+             zone: _dt.tzinfo) -> tuple[int, _dt.datetime, bool]:
+    """robfig's minute or second loop: add ``unit`` seconds until the wall ``field`` has its bit
+    set, or wraps to 0 (then ``True``: start over from the month).
+
+    The answer is the same as stepping one unit at a time; it is found in one jump when the
+    zone's offset is the same whole number of minutes before and after the jump and the wall
+    value moved by exactly the number of steps (no offset change in between), else by stepping.
+    """
+    value = getattr(w, field)
+    above = (bits >> (value + 1)) & ((1 << (59 - value)) - 1)
+    if above:
+        steps, wraps = (above & -above).bit_length(), False
+    else:
+        steps, wraps = 60 - value, True
+    target = u + steps * unit
+    landed = _dt.datetime.fromtimestamp(target, zone)
+    before, after = w.utcoffset(), landed.utcoffset()
+    if (before == after and before is not None and before % _WHOLE_MINUTE == _dt.timedelta(0)
+            and getattr(landed, field) == (value + steps) % 60):
+        return target, landed, wraps
+    while True:  # an offset change inside the span: step as robfig does
+        u += unit
+        w = _dt.datetime.fromtimestamp(u, zone)
+        current = getattr(w, field)
+        if current == 0:
+            return u, w, True
+        if bits >> current & 1:
+            return u, w, False
 
 
 # ----------------------------------------------------------------------------- the parser

@@ -174,3 +174,44 @@ def test_zones_load_from_tzdata_by_their_exact_iana_name(name: str, message: str
 def test_utc_and_local_load_as_go_loads_them() -> None:
     assert load_location("") is UTC and load_location("UTC") is UTC
     assert load_location("Local") is None
+
+
+def _stepping_advance(u: int, w: dt.datetime, bits: int, unit: int, field: str,
+                      zone: dt.tzinfo) -> tuple[int, dt.datetime, bool]:
+    """robfig's loop one unit at a time, as the reference for the jumping one."""
+    while True:
+        u += unit
+        w = dt.datetime.fromtimestamp(u, zone)
+        if getattr(w, field) == 0:
+            return u, w, True
+        if bits >> getattr(w, field) & 1:
+            return u, w, False
+
+
+def test_jumping_over_minutes_and_seconds_gives_the_same_answers_as_stepping(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from k8sjobs import cron
+
+    rng = random.Random(22)
+    zones = [UTC, NY, BERLIN, load_location("Australia/Lord_Howe"), load_location("Asia/Kolkata"),
+             load_location("America/Sao_Paulo"), dt.timezone(dt.timedelta(hours=5, minutes=45))]
+    specs = ["* * * * *", "*/7 * * * *", "13,47 */5 * * *", "0 1-3 * * *", "30 2 * 3,10,11 0", "59 23 31 * *",
+             "0 0 1 1 *", "*/15 0-4 * * 6", "1 * * * *", "0,30 * * * *"]
+    cases = []
+    for _ in range(300):
+        zone = rng.choice(zones)
+        start = dt.datetime.fromtimestamp(rng.randrange(1_300_000_000, 1_800_000_000), zone)
+        cases.append((rng.choice(specs), start))
+    transition_days = [(NY, "2012-03-11"), (NY, "2012-11-04"), (BERLIN, "2012-03-25"), (BERLIN, "2012-10-28"),
+                       (zones[3], "2012-04-01"), (zones[3], "2012-10-07"), (zones[5], "2012-10-21"),
+                       (zones[5], "2012-02-26")]
+    for zone, day in transition_days:  # every half hour of a day whose clock jumps
+        midnight = dt.datetime.fromisoformat(day + "T00:00:00").replace(tzinfo=zone).timestamp()
+        for half_hours in range(48):
+            start = dt.datetime.fromtimestamp(midnight - 3600 + half_hours * 1800 + 59, zone)
+            cases.extend((spec, start) for spec in specs)
+    fast = [parse_standard(spec).next(start) for spec, start in cases]
+    monkeypatch.setattr(cron, "_advance", _stepping_advance)
+    slow = [parse_standard(spec).next(start) for spec, start in cases]
+    assert [t.isoformat() for t in fast] == [t.isoformat() for t in slow]
