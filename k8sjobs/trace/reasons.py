@@ -140,7 +140,10 @@ def _cron_times(f: Mapping[str, Any]) -> Mapping[str, Any]:
     for name in _CRON_TIME_FIELDS:
         if name in f:
             value = f[name]
-            out[name] = "<none>" if value is None else format_rfc3339(to_time(value, zone))
+            try:
+                out[name] = "<none>" if value is None else format_rfc3339(to_time(value, zone))
+            except (OverflowError, ValueError):  # beyond year 9999: shown as seconds
+                out[name] = f"t={value:g} s"
     if "delay" in f and f["delay"] is not None:
         out["delay"] = go_duration(f["delay"])
     if not f.get("zone"):

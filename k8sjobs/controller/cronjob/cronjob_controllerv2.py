@@ -344,6 +344,15 @@ class CronJobController:
                 pass
         return self.zone_name
 
+    def _schedule_zone(self, cj: CronJob) -> str:
+        """The zone the schedule is evaluated in: a TZ=/CRON_TZ= prefix's, else spec.timeZone's, else the
+        controller's own (what the trace says was used)."""
+        schedule = cj.spec.schedule
+        if schedule.startswith(("TZ=", "CRON_TZ=")) and " " in schedule:
+            name = schedule[schedule.index("=") + 1:schedule.index(" ")]
+            return name if name not in ("", "Local") else ("UTC" if name == "" else self.zone_name)
+        return self._shown_zone(cj)
+
     # ------------------------------------------------------------------ lookups
 
     def resolve_controller_ref(self, namespace: str, ref: OwnerReference) -> CronJob | None:
@@ -542,7 +551,7 @@ class CronJobController:
             self._say("cronjob.skip.unparseable", cronjob=key, schedule=cj.spec.schedule, error=str(exc))
             return None, update_status, None
 
-        zone = self._shown_zone(cj) if "TZ" not in cj.spec.schedule else ""
+        zone = self._schedule_zone(cj)
 
         def too_many(mr: u.MostRecent) -> None:
             self.recorder.event(cj, WARNING, "TooManyMissedTimes",
