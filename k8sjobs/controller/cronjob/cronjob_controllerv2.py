@@ -87,6 +87,17 @@ def go_quote(s: str) -> str:
     return "".join(out)
 
 
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_rfc1123z(t: _dt.datetime) -> str:
+    """``t.UTC().Format(time.RFC1123Z)``: ``Thu, 19 May 2016 10:00:00 +0000`` (English names whatever the locale)."""
+    t = t.astimezone(_dt.UTC)
+    return (f"{_DAYS[t.weekday()]}, {t.day:02d} {_MONTHS[t.month - 1]} {t.year:04d} "
+            f"{t.hour:02d}:{t.minute:02d}:{t.second:02d} +0000")
+
+
 def get_controller_of(obj: Any) -> OwnerReference | None:
     """The owner reference with controller=true (mirrors metav1.GetControllerOf)."""
     for ref in obj.metadata.owner_references:
@@ -579,8 +590,7 @@ class CronJobController:
         deadline = cj.spec.starting_deadline_seconds
         if deadline is not None and nxt.scheduled + _dt.timedelta(seconds=deadline) < now:
             self.recorder.event(cj, WARNING, "MissSchedule",
-                                "Missed scheduled time to start a job: "
-                                + nxt.scheduled.astimezone(_dt.UTC).strftime("%a, %d %b %Y %H:%M:%S +0000"))
+                                f"Missed scheduled time to start a job: {format_rfc1123z(nxt.scheduled)}")
             self._say("cronjob.skip.too_late", cronjob=key, scheduled=scheduled, deadline=deadline, zone=zone)
             return u.next_schedule_time_duration(cj, now, sched), update_status, None
 

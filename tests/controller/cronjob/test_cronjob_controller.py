@@ -390,3 +390,9 @@ def test_a_week_of_downtime_is_one_sync_that_runs_only_the_most_recent_time():
     assert round(requeue * 1000) == 30_100
     due = [f for r, f in emit.records if r == "cronjob.schedule.due"]
     assert due[0]["case"] == "many" and due[0]["missed"] == 7 * 24 * 60
+
+
+def test_miss_schedule_dates_are_written_as_go_s_rfc1123z_in_utc():
+    from k8sjobs.controller.cronjob.cronjob_controllerv2 import format_rfc1123z
+
+    assert format_rfc1123z(TOP_OF_THE_HOUR) == "Thu, 19 May 2016 10:00:00 +0000"
