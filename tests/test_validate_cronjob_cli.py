@@ -75,10 +75,19 @@ def test_a_malformed_cronjob_gets_the_api_servers_message_naming_the_field(tmp_p
     old, new = change
     assert old in GOOD
     path = tmp_path / "cronjob.yaml"
-    path.write_text(GOOD.replace(old, new))
+    path.write_text(GOOD.replace(old, new, 1))
     out = run(path)
     name = LONG_NAME if LONG_NAME in new else "hello"
     assert (out.returncode, out.stdout, out.stderr) == (1, "", f'The CronJob "{name}" is invalid: {error}\n')
+
+
+def test_a_dotted_name_is_valid_with_the_api_servers_dns_label_warning(tmp_path: Path) -> None:
+    path = tmp_path / "cronjob.yaml"
+    path.write_text(GOOD.replace("name: hello", "name: hello.world", 1))
+    out = run(path)
+    assert (out.returncode, out.stdout) == (0, "cronjob.batch/hello.world valid\n")
+    assert out.stderr.startswith("Warning: metadata.name: this is used in Pod names and hostnames, which can result "
+                                 "in surprising behavior; a DNS label is recommended: [")
 
 
 def test_an_unknown_cronjob_field_is_refused_by_strict_decoding(tmp_path: Path) -> None:

@@ -2305,6 +2305,16 @@ def validate_time_zone(time_zone: str | None, path: str) -> list[FieldError]:
     return errs
 
 
+def cronjob_warnings_on_create(cronjob: CronJob) -> list[str]:
+    """The CronJob strategy's WarningsOnCreate (the name part, as for Jobs): a name that is not a
+    DNS label. Mirrors cronJobStrategy.WarningsOnCreate in pkg/registry/batch/cronjob/strategy.go."""
+    msgs = is_dns1123_label(cronjob.metadata.name)
+    if msgs:
+        return ["metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+                f"a DNS label is recommended: [{' '.join(msgs)}]"]
+    return []
+
+
 def validate_job_template_spec(template: JobTemplateSpec, path: str) -> list[FieldError]:
     """ValidateJobTemplateSpec: the Job spec rules, and no selector (it is generated for each Job)
     nor ``manualSelector: true``. Mirrors ValidateJobTemplateSpec in pkg/apis/batch/validation/validation.go.

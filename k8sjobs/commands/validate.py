@@ -24,7 +24,7 @@ from dataclasses import replace
 from k8sjobs.api.admission import admit_cronjob_create, admit_job_create
 from k8sjobs.api.errors import DecodeError, ErrorType, FieldError, InvalidError
 from k8sjobs.api.types import CronJob, Job
-from k8sjobs.api.validation import warnings_on_create
+from k8sjobs.api.validation import cronjob_warnings_on_create, warnings_on_create
 from k8sjobs.api.yamlio import MAX_BYTES, load_manifest
 from k8sjobs.ids import IdSource
 
@@ -88,7 +88,8 @@ def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
             cronjob = admit_cronjob_create(as_submitted(job))
         except InvalidError as exc:
             return EXIT_INVALID, exc.message().splitlines()
-        return EXIT_VALID, [f"cronjob.batch/{cronjob.metadata.name} valid"]
+        warnings = [f"Warning: {w}" for w in cronjob_warnings_on_create(cronjob)]
+        return EXIT_VALID, warnings + [f"cronjob.batch/{cronjob.metadata.name} valid"]
     try:
         admitted = admit_job_create(as_submitted(job))
     except InvalidError as exc:
