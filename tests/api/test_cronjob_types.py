@@ -49,3 +49,49 @@ def test_an_unknown_cronjob_field_is_refused_with_its_path() -> None:
     with pytest.raises(DecodeError) as info:
         serialize.from_dict(T.CronJob, {"spec": {"schedul": "* * * * *"}})
     assert "spec.schedul" in str(info.value.errors[0])
+
+
+MANIFEST = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+  managedFields: [{manager: kubectl}]
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    metadata:
+      labels: {app: nightly}
+      managedFields: [{manager: kubectl}]
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox}]
+"""
+
+
+def test_a_cronjob_manifest_loads_strictly_with_server_written_metadata_dropped() -> None:
+    from k8sjobs.api.yamlio import load_manifest
+
+    cj = load_manifest(MANIFEST, "cj.yaml")
+    assert isinstance(cj, T.CronJob)
+    assert cj.spec.schedule == "0 3 * * *" and cj.spec.job_template.metadata.labels == {"app": "nightly"}
+    assert cj.spec.job_template.spec.template.spec.containers[0].image == "busybox"
+
+
+def test_a_wrong_type_deep_in_the_job_template_is_reported_with_its_path() -> None:
+    from k8sjobs.api.yamlio import load_manifest
+
+    with pytest.raises(DecodeError) as info:
+        load_manifest(MANIFEST.replace("restartPolicy: Never", "restartPolicy: Never\n          activeDeadlineSeconds: x"),
+                      "cj.yaml")
+    assert info.value.reason == 'cj.yaml: CronJob in version "v1" cannot be handled as a CronJob: strict decoding error'
+    assert [e.field for e in info.value.errors] == ["spec.jobTemplate.spec.template.spec.activeDeadlineSeconds"]
+
+
+def test_the_job_only_loader_still_refuses_a_cronjob() -> None:
+    from k8sjobs.api.yamlio import load_job_manifest
+
+    with pytest.raises(DecodeError, match='kind "CronJob" \\(batch/v1\\) is not supported: k8sjobs handles batch/v1 Job only'):
+        load_job_manifest(MANIFEST, "cj.yaml")
