@@ -44,7 +44,8 @@ class ScheduleError(ValueError):
 
 
 def parse_cron_schedule(spec: str) -> u.Schedule:
-    """parsers.ParseCronScheduleWithPanicRecovery: cron.ParseStandard; raises ScheduleError."""
+    """cron.ParseStandard with a panic turned into an error (mirrors ParseCronScheduleWithPanicRecovery in
+    pkg/util/parsers/parsers.go); raises ScheduleError."""
     return _parse_cached(spec)
 
 
@@ -99,7 +100,7 @@ def format_rfc1123z(t: _dt.datetime) -> str:
 
 
 def get_controller_of(obj: Any) -> OwnerReference | None:
-    """The owner reference with controller=true (mirrors metav1.GetControllerOf)."""
+    """The owner reference with controller=true (mirrors metav1.GetControllerOf in apimachinery's controller_ref.go)."""
     for ref in obj.metadata.owner_references:
         if ref.controller:
             return ref
@@ -107,13 +108,13 @@ def get_controller_of(obj: Any) -> OwnerReference | None:
 
 
 def is_controlled_by(obj: Any, owner: Any) -> bool:
-    """metav1.IsControlledBy: the controller reference carries the owner's UID."""
+    """The controller reference carries the owner's UID (mirrors metav1.IsControlledBy in controller_ref.go)."""
     ref = get_controller_of(obj)
     return ref is not None and ref.uid == owner.metadata.uid
 
 
 def get_ref(job: Job) -> ObjectReference:
-    """The ObjectReference of a Job for status.active (mirrors getRef / reference.GetReference)."""
+    """The ObjectReference of a Job for status.active (mirrors getRef in cronjob_controllerv2.go: reference.GetReference)."""
     m = job.metadata
     return ObjectReference(kind="Job", namespace=m.namespace, name=m.name, uid=m.uid, api_version="batch/v1",
                            resource_version=m.resource_version)
@@ -260,7 +261,7 @@ class CronJobController:
     # ------------------------------------------------------------------ the worker
 
     def process_next_work_item(self) -> bool:
-        """Take one key and sync it (mirrors processNextWorkItem).
+        """Take one key and sync it (mirrors processNextWorkItem in cronjob_controllerv2.go).
 
         An error re-adds the key rate-limited; a requeue delay forgets the failures and adds the
         key after the delay; neither (suspended, unparseable, deleted) leaves the key done.
@@ -283,7 +284,7 @@ class CronJobController:
         return True
 
     def sync(self, key: str) -> float | None:
-        """Reconcile one CronJob key (mirrors ControllerV2.sync).
+        """Reconcile one CronJob key (mirrors ControllerV2.sync in cronjob_controllerv2.go).
 
         Returns the delay in seconds after which to sync again, or None (nothing scheduled:
         deleted, suspended, unparseable). Raises the error upstream returns (APIError for a
@@ -367,7 +368,7 @@ class CronJobController:
     # ------------------------------------------------------------------ lookups
 
     def resolve_controller_ref(self, namespace: str, ref: OwnerReference) -> CronJob | None:
-        """The CronJob a controller reference points at, if cached with that UID (mirrors resolveControllerRef)."""
+        """The CronJob a controller reference points at, if cached with that UID (mirrors resolveControllerRef in cronjob_controllerv2.go)."""
         if ref.kind != CONTROLLER_KIND:
             return None
         cj = self.cronjobs.get(namespace, ref.name)
@@ -376,7 +377,7 @@ class CronJobController:
         return cj
 
     def get_jobs_to_be_reconciled(self, cj: CronJob) -> list[Job]:
-        """The namespace's Jobs whose controller reference names this CronJob (mirrors getJobsToBeReconciled).
+        """The namespace's Jobs whose controller reference names this CronJob (mirrors getJobsToBeReconciled in cronjob_controllerv2.go).
 
         Upstream matches the controller reference by name only (not kind or UID), and lists all
         Jobs of the namespace: a Job whose labels no longer match still counts.
@@ -392,7 +393,7 @@ class CronJobController:
     # ------------------------------------------------------------------ handlers
 
     def add_job(self, job: Job) -> None:
-        """A Job appeared: sync its CronJob (mirrors addJob); one already being deleted counts as a deletion."""
+        """A Job appeared: sync its CronJob (mirrors addJob in cronjob_controllerv2.go); one already being deleted counts as a deletion."""
         if job.metadata.deletion_timestamp is not None:
             self.delete_job(job)
             return
@@ -404,7 +405,7 @@ class CronJobController:
             self.enqueue_controller(cj)
 
     def update_job(self, old: Job, cur: Job) -> None:
-        """A Job changed: sync its CronJob, and the old one if the controller changed (mirrors updateJob)."""
+        """A Job changed: sync its CronJob, and the old one if the controller changed (mirrors updateJob in cronjob_controllerv2.go)."""
         if cur.metadata.resource_version == old.metadata.resource_version:
             return  # a periodic resync, not a change
         cur_ref = get_controller_of(cur)
@@ -420,7 +421,7 @@ class CronJobController:
             self.enqueue_controller(cj)
 
     def delete_job(self, job: Job) -> None:
-        """A Job was deleted: sync its CronJob (mirrors the deleteJob handler; orphans are nobody's concern)."""
+        """A Job was deleted: sync its CronJob (mirrors the deleteJob handler in cronjob_controllerv2.go; orphans are nobody's concern)."""
         ref = get_controller_of(job)
         if ref is None:
             return
@@ -430,15 +431,15 @@ class CronJobController:
         self.enqueue_controller(cj)
 
     def enqueue_controller(self, obj: Any) -> None:
-        """Queue the CronJob's key now (mirrors enqueueController)."""
+        """Queue the CronJob's key now (mirrors enqueueController in cronjob_controllerv2.go)."""
         self.queue.add(key_func(obj))
 
     def enqueue_controller_after(self, obj: Any, delay: float) -> None:
-        """Queue the CronJob's key after ``delay`` seconds (mirrors enqueueControllerAfter)."""
+        """Queue the CronJob's key after ``delay`` seconds (mirrors enqueueControllerAfter in cronjob_controllerv2.go)."""
         self.queue.add_after(key_func(obj), delay)
 
     def update_cron_job(self, old: CronJob, cur: CronJob) -> None:
-        """A CronJob changed (mirrors updateCronJob).
+        """A CronJob changed (mirrors updateCronJob in cronjob_controllerv2.go).
 
         A new schedule or time zone requeues at the new next schedule time (an unparseable one
         records UnParseableCronJobSchedule and does not enqueue); any other change syncs now.
@@ -463,7 +464,7 @@ class CronJobController:
     # ------------------------------------------------------------------ sync_cron_job
 
     def sync_cron_job(self, ref: u.Ref, jobs: list[Job]) -> tuple[float | None, bool, Exception | None]:
-        """Reconcile a CronJob with the Jobs it controls at the clock's now (mirrors syncCronJob).
+        """Reconcile a CronJob with the Jobs it controls at the clock's now (mirrors syncCronJob in cronjob_controllerv2.go).
 
         ``ref`` holds the CronJob and receives every change to it. Returns (requeue delay in
         seconds or None, whether the status must be written, the error or None). In upstream's
@@ -664,7 +665,7 @@ class CronJobController:
     # ------------------------------------------------------------------ history
 
     def cleanup_finished_jobs(self, ref: u.Ref, jobs: list[Job]) -> bool:
-        """Delete finished Jobs beyond the history limits, oldest first (mirrors cleanupFinishedJobs).
+        """Delete finished Jobs beyond the history limits, oldest first (mirrors cleanupFinishedJobs in cronjob_controllerv2.go).
 
         Nothing happens when both limits are unset. Complete=True Jobs are held to
         successfulJobsHistoryLimit and Failed=True ones to failedJobsHistoryLimit, separately.
@@ -691,7 +692,7 @@ class CronJobController:
         return update_status
 
     def remove_oldest_jobs(self, ref: u.Ref, jobs: list[Job], max_jobs: int, kind: str = "successful") -> bool:
-        """Delete the (count - limit) oldest Jobs by start time (mirrors removeOldestJobs)."""
+        """Delete the (count - limit) oldest Jobs by start time (mirrors removeOldestJobs in cronjob_controllerv2.go)."""
         num_to_delete = len(jobs) - int(max_jobs)
         if num_to_delete <= 0:
             return False

@@ -289,7 +289,7 @@ def copy_annotations(template: JobTemplateSpec) -> dict[str, str]:
 
 
 def get_time_hash_in_minutes(scheduled: _dt.datetime) -> int:
-    """Unix seconds of the scheduled time / 60, as Go's integer division (mirrors getTimeHashInMinutes)."""
+    """Unix seconds of the scheduled time / 60, as Go's integer division (mirrors getTimeHashInMinutes in utils.go)."""
     unix = int((scheduled - _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)) // _dt.timedelta(seconds=1))
     return unix // 60 if unix >= 0 else -((-unix) // 60)
 
@@ -341,7 +341,7 @@ def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime) -> Job:
 
 
 def get_finished_status(job: Job) -> tuple[bool, str]:
-    """(finished, Complete or Failed) from the first such condition with status True (mirrors getFinishedStatus)."""
+    """(finished, Complete or Failed) from the first such condition with status True (mirrors getFinishedStatus in cronjob_controllerv2.go)."""
     for c in job.status.conditions:
         if c.type in (JobConditionType.COMPLETE, JobConditionType.FAILED) and c.status == ConditionStatus.TRUE:
             return True, c.type
@@ -349,12 +349,12 @@ def get_finished_status(job: Job) -> tuple[bool, str]:
 
 
 def is_job_finished(job: Job) -> bool:
-    """Complete=True or Failed=True (mirrors jobutil.IsJobFinished)."""
+    """Complete=True or Failed=True (mirrors IsJobFinished in pkg/controller/job/util/utils.go)."""
     return get_finished_status(job)[0]
 
 
 def is_job_succeeded(job: Job) -> bool:
-    """Complete=True (mirrors jobutil.IsJobSucceeded)."""
+    """Complete=True (mirrors IsJobSucceeded in pkg/controller/job/util/utils.go)."""
     return any(c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE for c in job.status.conditions)
 
 
