@@ -241,7 +241,7 @@ class CronJobController:
             clock, rate_limiter=ItemExponentialFailureRateLimiter(RATE_LIMIT_BASE, RATE_LIMIT_MAX))
         self.emit = emit
         self.zone_name = zone
-        self.zone = u.load_location(zone) or _dt.UTC
+        u.load_location(zone)  # an unknown zone fails here, naming it
         self.last_result: CronJobSyncResult | None = None
         self._result: CronJobSyncResult | None = None
         if register_handlers:
@@ -249,6 +249,12 @@ class CronJobController:
                                                  on_delete=self.delete_job))
             cronjobs.add_event_handler(EventHandlers(on_add=self.enqueue_controller, on_update=self.update_cron_job,
                                                      on_delete=self.enqueue_controller))
+
+    @property
+    def zone(self) -> _dt.tzinfo:
+        """The controller's own zone (looked up by name each time: a zone read from tzdata cannot be
+        deep-copied, and a simulation's snapshot copies its controllers)."""
+        return u.load_location(self.zone_name) or _dt.UTC
 
     def _say(self, rule: str, **fields: Any) -> None:
         # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence.

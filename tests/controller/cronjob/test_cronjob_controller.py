@@ -396,3 +396,18 @@ def test_miss_schedule_dates_are_written_as_go_s_rfc1123z_in_utc():
     from k8sjobs.controller.cronjob.cronjob_controllerv2 import format_rfc1123z
 
     assert format_rfc1123z(TOP_OF_THE_HOUR) == "Thu, 19 May 2016 10:00:00 +0000"
+
+
+def test_a_controller_in_another_zone_can_be_deep_copied_for_a_snapshot_and_evaluates_schedules_there():
+    import copy
+
+    cj = cronjob().schedule("0 12 * * *").created(TOP_OF_THE_HOUR).build()
+    api = FakeJobControl()
+    rec = Recorder()
+    ctrl = CronJobController(cronjobs=Informer(None, "CronJob"), jobs=Informer(None, "Job"), job_control=api,
+                             cronjob_control=FakeCronJobControl(), recorder=rec,
+                             clock=FakeClock(sec(TOP_OF_THE_HOUR)), zone="Asia/Tokyo", register_handlers=False)
+    twin = copy.deepcopy(ctrl)
+    # 10:00 UTC is 19:00 in Tokyo: noon there has passed (03:00 UTC), so the next is tomorrow's 03:00 UTC.
+    requeue, _, _ = twin.sync_cron_job(u.Ref(cj), [])
+    assert round(requeue) == 17 * 3600, "not 2 h: noon is read in Tokyo, not in UTC"
