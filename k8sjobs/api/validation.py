@@ -2195,7 +2195,7 @@ CRONJOB_NAME_MAX_LENGTH = 63 - 11
 """A CronJob's Jobs are named ``<cronjob>-<minutes>`` (an 11-character suffix) and must fit a DNS-1035 label."""
 
 _CONCURRENCY_POLICIES = [ConcurrencyPolicy.ALLOW, ConcurrencyPolicy.FORBID, ConcurrencyPolicy.REPLACE]
-_TIME_ZONE_PART_RE = re.compile(r"^[A-Za-z.\-_0-9+]{1,14}$")
+_TIME_ZONE_PART_RE = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")  # used with fullmatch: Go's $ ends the text, Python's may precede a newline
 TZ_IN_SCHEDULE_ERROR = "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"
 TZ_WITH_TIME_ZONE_ERROR = "cannot use both timeZone field and TZ or CRON_TZ in schedule"
 
@@ -2292,7 +2292,7 @@ def validate_time_zone(time_zone: str | None, path: str) -> list[FieldError]:
     if time_zone == "":
         return [FieldError.invalid(path, time_zone, "timeZone must be nil or non-empty string")]
     for part in time_zone.split("/"):
-        if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART_RE.match(part):
+        if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART_RE.fullmatch(part):
             return [FieldError.invalid(path, time_zone, f"unknown time zone {time_zone}")]
     errs: list[FieldError] = []
     if time_zone.lower() == "local":

@@ -164,6 +164,7 @@ def test_a_parser_panic_is_recovered_as_invalid_schedule_format() -> None:
     ("America/../Rome", ['spec.timeZone: Invalid value: "America/../Rome": unknown time zone America/../Rome']),
     ("-Europe/Rome", ['spec.timeZone: Invalid value: "-Europe/Rome": unknown time zone -Europe/Rome']),
     ("Etc/GMT+5", []),
+    ("Europe/Rome\n", ['spec.timeZone: Invalid value: "Europe/Rome\\n": unknown time zone Europe/Rome\n']),
 ])
 def test_time_zones_must_be_explicit_iana_names_that_load(zone: str, messages: list[str]) -> None:
     assert [str(e) for e in validate_time_zone(zone, "spec.timeZone")] == messages
