@@ -88,12 +88,30 @@ def _zone_names() -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
+class _TzdataZone(ZoneInfo):
+    """A zone read from the tzdata package that copies and pickles by its name.
+
+    ``ZoneInfo.from_file`` objects refuse to pickle; these reduce to :func:`load_location`
+    of their key, so a datetime in such a zone (or an object holding one) survives
+    ``copy.deepcopy`` and ``pickle`` and comes back with the very same zone object.
+    """
+
+    def __reduce__(self) -> tuple:
+        return (load_location, (self.key,))
+
+    def __copy__(self) -> _TzdataZone:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> _TzdataZone:
+        return self
+
+
 @lru_cache(maxsize=512)
 def _zone_from_tzdata(name: str) -> _dt.tzinfo:
     parts = name.split("/")
     resource = importlib.resources.files("tzdata.zoneinfo").joinpath(*parts)
     with resource.open("rb") as fh:
-        return ZoneInfo.from_file(fh, key=name)
+        return _TzdataZone.from_file(fh, key=name)
 
 
 def load_location(name: str) -> _dt.tzinfo | None:

@@ -215,3 +215,13 @@ def test_jumping_over_minutes_and_seconds_gives_the_same_answers_as_stepping(mon
     monkeypatch.setattr(cron, "_advance", _stepping_advance)
     slow = [parse_standard(spec).next(start) for spec, start in cases]
     assert [t.isoformat() for t in fast] == [t.isoformat() for t in slow]
+
+
+def test_a_time_in_a_tzdata_zone_survives_deepcopy_and_pickle_with_the_same_zone_object() -> None:
+    import copy
+    import pickle
+
+    when = dt.datetime(2012, 11, 4, 1, 30, fold=1, tzinfo=NY)  # the second 01:30, EST
+    for twin in (copy.deepcopy(when), pickle.loads(pickle.dumps(when))):
+        assert twin.tzinfo is NY and twin.isoformat() == "2012-11-04T01:30:00-05:00"
+    assert pickle.loads(pickle.dumps(parse_standard("TZ=Europe/Berlin 0 3 * * *"))).zone is BERLIN
