@@ -99,6 +99,23 @@ def format_rfc1123z(t: _dt.datetime) -> str:
             f"{t.hour:02d}:{t.minute:02d}:{t.second:02d} +0000")
 
 
+JOB_CONTROLLER_NAME_INDEX = "cronjob-controller-name"
+"""Index of the Job informer: ``namespace/name`` of each Job's controller reference (any kind, as upstream
+matches by name only)."""
+
+
+def job_controller_name_index(job: Any) -> list[str]:
+    """The index value of a Job: its namespace and its controller reference's name (none without one)."""
+    for ref in job.metadata.owner_references:
+        if ref.controller:
+            return [f"{job.metadata.namespace}/{ref.name}"]
+    return []
+
+
+def _job_name(job: Job) -> str:
+    return job.metadata.name
+
+
 def get_controller_of(obj: Any) -> OwnerReference | None:
     """The owner reference with controller=true (mirrors metav1.GetControllerOf in apimachinery's controller_ref.go)."""
     for ref in obj.metadata.owner_references:
@@ -244,6 +261,7 @@ class CronJobController:
         u.load_location(zone)  # an unknown zone fails here, naming it
         self.last_result: CronJobSyncResult | None = None
         self._result: CronJobSyncResult | None = None
+        jobs.add_indexer(JOB_CONTROLLER_NAME_INDEX, job_controller_name_index)
         if register_handlers:
             jobs.add_event_handler(EventHandlers(on_add=self.add_job, on_update=self.update_job,
                                                  on_delete=self.delete_job))
@@ -388,13 +406,10 @@ class CronJobController:
         Upstream matches the controller reference by name only (not kind or UID), and lists all
         Jobs of the namespace: a Job whose labels no longer match still counts.
         """
-        name = cj.metadata.name
-        out = []
-        for job in self.jobs.list(cj.metadata.namespace):
-            ref = get_controller_of(job)
-            if ref is not None and ref.name == name:
-                out.append(job)
-        return out
+        # An index on (namespace, controller name) holds exactly the Jobs upstream's filter keeps;
+        # sorted by name, as the lister lists them.
+        found = self.jobs.by_index(JOB_CONTROLLER_NAME_INDEX, f"{cj.metadata.namespace}/{cj.metadata.name}")
+        return sorted(found, key=_job_name) if len(found) > 1 else list(found)
 
     # ------------------------------------------------------------------ handlers
 
