@@ -5,7 +5,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :class:`Run` — simulate a Job manifest to the end and keep every reconcile cycle;
   ``run.cycle(k)``, ``run.state_at(k)``, ``run.fork(k, "fail_pod", name=...)``.
 * :class:`Simulation` — the engine itself, step by step, with faults and actions.
-* :func:`load_job`, :func:`validate` — read and check a manifest as the API server would.
+* :func:`load_job`, :func:`validate` — read and check a manifest (a Job, or for
+  :func:`validate` also a CronJob) as the API server would.
 * :func:`render_trace` — stable text of a run; :func:`describe_job`, :func:`get_job` — what
   ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print.
 * :func:`explain` — what the Job controller does next with a real Job, and why: give it what
@@ -37,6 +38,7 @@ from .trace.explain import Explanation, explain
 from .trace.redact import Redaction, redact_snapshot
 
 __version__ = "0.1.0"
+
 
 _LAZY = {
     "VIEWS": ("k8sjobs.viz", "VIEWS"),

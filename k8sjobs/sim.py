@@ -34,7 +34,7 @@ from .api.events import StoreEventRecorder
 from .api.informer import Informer
 from .api.snapshot import Snapshot
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
-from .api.types import Job, Pod, share_on_deepcopy
+from .api.types import CronJob, Job, Pod, share_on_deepcopy
 from .clock import EventHeap, FakeClock
 from .cluster.cluster import DEFAULT_PODS_PER_NODE, Cluster
 from .cluster.workload import parse_workload
@@ -308,44 +308,65 @@ class SimulationError(ValueError):
     """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
 
 
-Manifest = Job | Snapshot | str | bytes | dict | list | tuple
-"""What a run starts from: a Job, a snapshot of a real cluster, a manifest file's text (one or
-several objects), a decoded document, or a sequence of Jobs."""
+Manifest = Job | CronJob | Snapshot | str | bytes | dict | list | tuple
+"""What a run starts from: a Job or CronJob, a snapshot of a real cluster, a manifest file's text
+(one or several objects), a decoded document, or a sequence of objects."""
+
+APIObject = Job | CronJob
+"""An object a manifest may hold."""
 
 
-def load_jobs(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[str, Job], ...]:
-    """Every Job of ``manifest`` with its label (see :func:`~k8sjobs.api.yamlio.object_label`), in order.
+def load_objects(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[str, APIObject], ...]:
+    """Every object of ``manifest`` with its label (see :func:`~k8sjobs.api.yamlio.object_label`), in order.
 
     Raises DecodeError naming the source and the object for anything that cannot be read.
     """
-    if isinstance(manifest, Job):
+    if isinstance(manifest, (Job, CronJob)):
         return (("", manifest),)
     if isinstance(manifest, Snapshot):
         return (("", manifest.job),)
     if isinstance(manifest, (list, tuple)):
-        jobs = [load_jobs(m, source)[0][1] for m in manifest]
-        if not jobs:
+        objs = [load_objects(m, source)[0][1] for m in manifest]
+        if not objs:
             raise DecodeError(f"{source}: empty: no Job given")
-        if len(jobs) == 1:
-            return (("", jobs[0]),)
-        return tuple((f'document {i} (job "{j.metadata.name}")', j) for i, j in enumerate(jobs, 1))
+        if len(objs) == 1:
+            return (("", objs[0]),)
+        return tuple((f'document {i} ({o.kind.lower()} "{o.metadata.name}")', o) for i, o in enumerate(objs, 1))
     if isinstance(manifest, dict):
         if not (manifest.get("kind") == "List" and manifest.get("apiVersion") == "v1"):
-            yamlio.check_type_meta(manifest, source)
-            return (("", yamlio.job_from_document(manifest, source)),)
+            return (("", yamlio.object_from_document(manifest, source)),)
         import json
 
         return tuple(yamlio.load_objects(json.dumps(manifest), source))
     return tuple(yamlio.load_objects(manifest, source))
 
 
+def load_jobs(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[str, Job], ...]:
+    """The Jobs of ``manifest`` (its CronJobs left out) with their labels, in order."""
+    return tuple((label, o) for label, o in load_objects(manifest, source) if isinstance(o, Job))
+
+
 def load_job(manifest: Manifest, source: str = "<manifest>") -> Job:
-    """The (first) Job of a Job object, a snapshot, YAML/JSON text or a document; raises DecodeError."""
-    return load_jobs(manifest, source)[0][1]
+    """The (first) Job of a Job object, a snapshot, YAML/JSON text or a document (a CronJob's Job
+    template as the Job it would create, when the manifest has no Job); raises DecodeError."""
+    objects = load_objects(manifest, source)
+    for _label, o in objects:
+        if isinstance(o, Job):
+            return o
+    return job_of_template(objects[0][1])
 
 
-def check_workload(job: Job, where: str = "") -> None:
-    """Reject invalid sim annotations with field errors naming the annotation."""
+def job_of_template(cronjob: CronJob) -> Job:
+    """The Job a CronJob's template describes (named after the CronJob), for what reads a Job's spec."""
+    template = cronjob.spec.job_template
+    meta = replace(template.metadata, name=cronjob.metadata.name, namespace=cronjob.metadata.namespace)
+    return Job(metadata=meta, spec=template.spec)
+
+
+def check_workload(obj: APIObject, where: str = "") -> None:
+    """Reject invalid sim annotations (of a Job's pod template, or a CronJob's Job template's) with field
+    errors naming the annotation."""
+    job = obj if isinstance(obj, Job) else job_of_template(obj)
     workload, errors = parse_workload(job.spec.template.metadata.annotations)
     regular = [c.name for c in job.spec.template.spec.containers]
     unknown = sorted(workload.keeps_running - set(regular))
@@ -356,17 +377,19 @@ def check_workload(job: Job, where: str = "") -> None:
                                          "must name regular containers of the pod template ("
                                          + ", ".join(regular) + "); not " + ", ".join(unknown)))
     if errors:
-        raise InvalidError("Job", job.metadata.name, errors, where)
+        if isinstance(obj, CronJob):
+            errors = [replace(e, field=e.field.replace("spec.", "spec.jobTemplate.spec.", 1)) for e in errors]
+        raise InvalidError(obj.kind, obj.metadata.name, errors, where)
 
 
-def as_submitted(job: Job) -> Job:
+def as_submitted(obj: APIObject) -> APIObject:
     """Name, namespace and UID as the API server assigns them before validating a create."""
-    meta = job.metadata
+    meta = obj.metadata
     name = meta.name
     if not name and meta.generate_name:
         name = IdSource(0).generate_name(meta.generate_name)
-    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=meta.uid or IdSource(0).uid("Job"))
-    return replace(job, metadata=meta)
+    meta = replace(meta, name=name, namespace=meta.namespace or "default", uid=meta.uid or IdSource(0).uid(obj.kind))
+    return replace(obj, metadata=meta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,9 +398,9 @@ class Checked:
 
     label: str
     """Where it is in its file (``document 2 (job "b")``); "" for a file of one object."""
-    job: Job
+    obj: APIObject
     """The object as decoded (not defaulted): what a run creates."""
-    admitted: Job | None = None
+    admitted: APIObject | None = None
     """Defaulted and validated (None when invalid)."""
     warnings: tuple[str, ...] = ()
     error: DecodeError | InvalidError | None = None
@@ -392,29 +415,31 @@ def check_manifest(manifest: Manifest, source: str = "<manifest>") -> list[Check
     its ``error`` (every object is checked, so one call reports them all). Two objects of one
     kind, namespace and name are refused as the second create would be (AlreadyExists).
     """
-    from .api.admission import admit_job_create
-    from .api.validation import warnings_on_create
+    from .api.admission import admit_cronjob_create, admit_job_create
+    from .api.validation import cronjob_warnings_on_create, warnings_on_create
 
     out: list[Checked] = []
-    seen: dict[tuple[str, str], str] = {}
-    for label, job in load_jobs(manifest, source):
-        submitted = as_submitted(job)
+    seen: dict[tuple[str, str, str], str] = {}
+    for label, obj in load_objects(manifest, source):
+        submitted = as_submitted(obj)
+        cron = isinstance(obj, CronJob)
         try:
-            admitted = admit_job_create(submitted)
+            admitted = admit_cronjob_create(submitted) if cron else admit_job_create(submitted)
             check_workload(admitted, label)
         except InvalidError as exc:
             if label and not exc.where:
                 exc = InvalidError(exc.kind, exc.name, exc.errors, label)
-            out.append(Checked(label, job, error=exc))
+            out.append(Checked(label, obj, error=exc))
             continue
-        key = (admitted.metadata.namespace, admitted.metadata.name)
+        key = (obj.kind, admitted.metadata.namespace, admitted.metadata.name)
         if key in seen:
-            err = InvalidError("Job", admitted.metadata.name, [FieldError.duplicate(
+            err = InvalidError(obj.kind, admitted.metadata.name, [FieldError.duplicate(
                 "metadata.name", admitted.metadata.name)], label)
-            out.append(Checked(label, job, error=err))
+            out.append(Checked(label, obj, error=err))
             continue
         seen[key] = label
-        out.append(Checked(label, job, admitted, tuple(warnings_on_create(admitted))))
+        warnings = cronjob_warnings_on_create(admitted) if cron else warnings_on_create(admitted)
+        out.append(Checked(label, obj, admitted, tuple(warnings)))
     return out
 
 

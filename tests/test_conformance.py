@@ -1,8 +1,8 @@
 """Every public upstream-derived case, run through ``python -m k8sjobs conformance``.
 
-The cases live in ``tests/conformance/`` (a copy of ``../shared/conformance/`` so that a
-fresh checkout can run them); a failure names the case id and title and lists each
-difference between ``expect`` and ``actual``.
+The cases live in ``tests/conformance/`` (a copy of ``../shared/conformance/``, the CronJob
+and cron families in ``cronjob/``, so that a fresh checkout can run them); a failure names
+the case id and title and lists each difference between ``expect`` and ``actual``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from k8sjobs.conformance.compare import mismatches
 
 CASES_DIR = Path(__file__).parent / "conformance"
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-FILES = sorted(CASES_DIR.glob("*.json"))
+CRONJOB_DIR = CASES_DIR / "cronjob"
+FILES = sorted(CASES_DIR.glob("*.json")) + sorted(CRONJOB_DIR.glob("*.json"))
 
 
 @cache
@@ -49,15 +50,23 @@ def test_public_case(path: Path, case: dict) -> None:
     assert not diffs, header + "\n  " + "\n  ".join(diffs)
 
 
-def test_the_case_files_cover_all_seven_kinds() -> None:
-    kinds = {json.loads(p.read_text())["family"] for p in FILES}
+def test_the_case_files_cover_all_seven_job_kinds() -> None:
+    kinds = {json.loads(p.read_text())["family"] for p in CASES_DIR.glob("*.json")}
     assert kinds == {"validation", "indexes", "ordering", "slowstart", "backoff", "sync", "scenario"}
 
 
-def test_the_copied_cases_are_unchanged_and_match_the_shared_ones() -> None:
+def test_the_cronjob_case_files_cover_all_six_cronjob_and_cron_kinds() -> None:
+    kinds = {json.loads(p.read_text())["family"] for p in CRONJOB_DIR.glob("*.json")}
+    assert kinds == {"cron-parse", "cron-next", "cronjob-validation", "cronjob-sync", "cronjob-schedule",
+                     "cronjob-history"}
+
+
+@pytest.mark.parametrize(("local", "shared"), [(CASES_DIR, SHARED_DIR), (CRONJOB_DIR, SHARED_DIR / "cronjob")],
+                         ids=["job", "cronjob"])
+def test_the_copied_cases_are_unchanged_and_match_the_shared_ones(local: Path, shared: Path) -> None:
     from vendored import verify_copies
 
-    assert not verify_copies(CASES_DIR, SHARED_DIR)
+    assert not verify_copies(local, shared)
 
 
 def test_the_slowstart_runner_reads_a_pod_limit_of_zero_as_a_quota_of_zero_pods() -> None:

@@ -1,6 +1,6 @@
 """The architecture picture stays true: layers import only downward, time is simulated.
 
-clock, ids, hooks, i18n <- api <- cluster, controller <- sim <- trace <- viz <- widgets <- k8sjobs
+clock, cron, ids, hooks, i18n <- api <- cluster, controller <- sim <- trace <- viz <- widgets <- k8sjobs
 The controller never imports the cluster or the simulation (it sees the world through
 listers, pod control and the clock, as upstream does); only widgets import ipywidgets.
 Read from the source with ``ast``, so a lazy import inside a function counts too.
@@ -17,14 +17,14 @@ PKG = Path(__file__).resolve().parents[1] / "k8sjobs"
 
 # layer -> the k8sjobs layers it may import (besides itself)
 ALLOWED: dict[str, set[str]] = {
-    "clock": set(), "ids": set(), "hooks": set(), "i18n": set(),
-    "api": {"clock", "ids", "hooks", "i18n"},
-    "cluster": {"clock", "ids", "hooks", "i18n", "api"},
-    "controller": {"clock", "ids", "hooks", "i18n", "api"},
-    "sim": {"clock", "ids", "hooks", "i18n", "api", "cluster", "controller"},
-    "trace": {"clock", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim"},
-    "viz": {"clock", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim", "trace"},
-    "widgets": {"clock", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim", "trace", "viz"},
+    "clock": set(), "cron": set(), "ids": set(), "hooks": set(), "i18n": set(),
+    "api": {"clock", "cron", "ids", "hooks", "i18n"},
+    "cluster": {"clock", "cron", "ids", "hooks", "i18n", "api"},
+    "controller": {"clock", "cron", "ids", "hooks", "i18n", "api"},
+    "sim": {"clock", "cron", "ids", "hooks", "i18n", "api", "cluster", "controller"},
+    "trace": {"clock", "cron", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim"},
+    "viz": {"clock", "cron", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim", "trace"},
+    "widgets": {"clock", "cron", "ids", "hooks", "i18n", "api", "cluster", "controller", "sim", "trace", "viz"},
 }
 TOP = {"__init__", "__main__", "cli", "commands", "conformance"}
 """Consumers above every layer (the public API, the command line, the conformance runner)."""

@@ -19,6 +19,10 @@ prints it (``The Job "x" is invalid: ...``).
   then ``ValidateJobUpdateStatus``: the API server's guard against a buggy controller
   (ready <= active, Failed needs FailureTarget, Complete needs SuccessCriteriaMet,
   counters that never decrease, well-formed index lists, ...).
+* :func:`admit_cronjob_create` / :func:`admit_cronjob_update` -- the same for a CronJob:
+  v1 defaulting (:func:`~k8sjobs.api.defaults.set_defaults_cronjob`), the CronJob
+  strategy's PrepareForCreate / PrepareForUpdate, then ``ValidateCronJobCreate`` /
+  ``ValidateCronJobUpdate``.
 """
 
 from __future__ import annotations
@@ -27,14 +31,18 @@ from dataclasses import replace
 
 from .defaults import (
     default_and_prepare_for_create,
+    prepare_cronjob_for_create,
     prepare_for_status_update,
     prepare_for_update,
+    set_defaults_cronjob,
     set_defaults_job,
 )
 from .errors import InvalidError
-from .types import Job
+from .types import CronJob, Job
 from .validation import (
     dedupe,
+    validate_cronjob_create,
+    validate_cronjob_update,
     validate_job,
     validate_job_status_update,
     validate_job_update,
@@ -73,4 +81,36 @@ def admit_job_status_update(old: Job, new: Job) -> Job:
     """Validate a status write as the status subresource strategy does."""
     new = prepare_for_status_update(old, new)
     _raise_if(new, validate_job_status_update(new, old))
+    return new
+
+
+def admit_cronjob_create(cronjob: CronJob) -> CronJob:
+    """Default, prepare and validate a CronJob (create); an empty namespace is ``default``.
+
+    Mirrors the CronJob REST strategy (pkg/registry/batch/cronjob/strategy.go): decode-time
+    defaults, PrepareForCreate, then ValidateCronJobCreate.
+    """
+    if not cronjob.metadata.namespace:
+        cronjob = replace(cronjob, metadata=replace(cronjob.metadata, namespace=DEFAULT_NAMESPACE))
+    cronjob = prepare_cronjob_for_create(set_defaults_cronjob(cronjob))
+    errors = validate_cronjob_create(cronjob)
+    if errors:
+        raise InvalidError("CronJob", cronjob.metadata.name or cronjob.metadata.generate_name, dedupe(errors))
+    return cronjob
+
+
+def admit_cronjob_update(old: CronJob, new: CronJob) -> CronJob:
+    """Default the submitted CronJob and validate it against the stored one (update).
+
+    PrepareForUpdate keeps the stored status and bumps the generation when the spec changed.
+    """
+    new = set_defaults_cronjob(new)
+    meta = new.metadata
+    generation = old.metadata.generation + 1 if new.spec != old.spec else old.metadata.generation
+    meta = replace(meta, generation=generation, uid=meta.uid or old.metadata.uid,
+                   creation_timestamp=old.metadata.creation_timestamp)
+    new = replace(new, metadata=meta, status=old.status)
+    errors = validate_cronjob_update(new, old)
+    if errors:
+        raise InvalidError("CronJob", new.metadata.name, dedupe(errors))
     return new

@@ -10,6 +10,10 @@ Mirrors, for Kubernetes 1.35 with every Job feature GA:
   ``SetDefaults_Volume`` and the volume-source modes): :func:`set_defaults_pod_template`.
   Pod-only defaults (``SetDefaults_Pod``: requests copied from limits,
   enableServiceLinks) are not applied to templates, as upstream;
+* ``SetDefaults_CronJob`` with the nested defaults of its Job template's pod template and
+  pod failure policy (the generated ``SetObjectDefaults_CronJob``; ``SetDefaults_Job`` is
+  not applied to a template): :func:`set_defaults_cronjob`; the CronJob strategy's
+  PrepareForCreate: :func:`prepare_cronjob_for_create`;
 * the Job strategy (pkg/registry/batch/job/strategy.go): :func:`prepare_for_create`
   (selector and template labels from the UID, status cleared, generation 1),
   :func:`prepare_for_update` and :func:`prepare_for_status_update`, together with the
@@ -34,7 +38,10 @@ from .types import (
     LEGACY_JOB_NAME_LABEL,
     MAX_INT32,
     CompletionMode,
+    ConcurrencyPolicy,
     Container,
+    CronJob,
+    CronJobStatus,
     EnvVar,
     Job,
     JobSpec,
@@ -47,6 +54,8 @@ from .types import (
 )
 
 DEFAULT_BACKOFF_LIMIT = 6
+DEFAULT_SUCCESSFUL_JOBS_HISTORY_LIMIT = 3
+DEFAULT_FAILED_JOBS_HISTORY_LIMIT = 1
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
 TERMINATION_MESSAGE_PATH_DEFAULT = "/dev/termination-log"
@@ -92,6 +101,42 @@ def set_defaults_job(job: Job) -> Job:
     if not metadata.labels and job.spec.template.metadata.labels:
         metadata = replace(metadata, labels=dict(job.spec.template.metadata.labels))
     return replace(job, metadata=metadata, spec=spec)
+
+
+def set_defaults_cronjob(cronjob: CronJob) -> CronJob:
+    """v1 defaulting of a CronJob: concurrencyPolicy Allow, suspend false, history limits 3 and 1.
+
+    Only unset fields are filled (an explicit 0 history limit stays 0). The Job template's pod
+    template gets the core/v1 pod defaults and its pod failure policy the onPodConditions
+    status default, as the generated defaulter walks into them; the Job-level defaults
+    (completions, backoffLimit, ...) are left for when a Job is created from the template.
+    Mirrors SetDefaults_CronJob in pkg/apis/batch/v1/defaults.go and SetObjectDefaults_CronJob
+    in zz_generated.defaults.go.
+    """
+    spec = cronjob.spec
+    job_spec = spec.job_template.spec
+    job_spec = replace(job_spec, template=set_defaults_pod_template(job_spec.template),
+                       pod_failure_policy=_default_pod_failure_policy(job_spec.pod_failure_policy))
+    spec = replace(
+        spec,
+        concurrency_policy=spec.concurrency_policy or ConcurrencyPolicy.ALLOW,
+        suspend=False if spec.suspend is None else spec.suspend,
+        successful_jobs_history_limit=(DEFAULT_SUCCESSFUL_JOBS_HISTORY_LIMIT if spec.successful_jobs_history_limit
+                                       is None else spec.successful_jobs_history_limit),
+        failed_jobs_history_limit=(DEFAULT_FAILED_JOBS_HISTORY_LIMIT if spec.failed_jobs_history_limit is None
+                                   else spec.failed_jobs_history_limit),
+        job_template=replace(spec.job_template, spec=job_spec),
+    )
+    return replace(cronjob, spec=spec)
+
+
+def prepare_cronjob_for_create(cronjob: CronJob) -> CronJob:
+    """CronJob strategy PrepareForCreate: the status is cleared and the generation starts at 1.
+
+    Mirrors cronJobStrategy.PrepareForCreate in pkg/registry/batch/cronjob/strategy.go.
+    """
+    meta = replace(cronjob.metadata, generation=1, deletion_timestamp=None, deletion_grace_period_seconds=None)
+    return replace(cronjob, metadata=meta, status=CronJobStatus())
 
 
 def _default_pod_failure_policy(policy: PodFailurePolicy | None) -> PodFailurePolicy | None:

@@ -29,7 +29,7 @@ EPOCH = _dt.datetime(2026, 1, 1, tzinfo=_dt.UTC)
 # JSON names that are not the plain camelCase of the Python name.
 _JSON_NAME_OVERRIDES: dict[str, str] = {}
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
-_INT64_FIELDS = {"active_deadline_seconds", "termination_grace_period_seconds", "deletion_grace_period_seconds"}
+_INT64_FIELDS = {"active_deadline_seconds", "starting_deadline_seconds", "termination_grace_period_seconds", "deletion_grace_period_seconds"}
 _RFC3339 = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
 )

@@ -1,4 +1,4 @@
-"""batch/v1 Job, core/v1 Pod, Node and Event as frozen dataclasses.
+"""batch/v1 Job and CronJob, core/v1 Pod, Node and Event as frozen dataclasses.
 
 Field names are the snake_case forms of the Kubernetes JSON names (``backoffLimit`` ->
 ``backoff_limit``); :mod:`k8sjobs.api.serialize` converts to and from the camelCase
@@ -445,6 +445,69 @@ class Job:
 
 
 # --------------------------------------------------------------------------------------
+# CronJob
+# --------------------------------------------------------------------------------------
+
+
+class ConcurrencyPolicy:
+    """batch/v1 CronJob spec.concurrencyPolicy values."""
+
+    ALLOW = "Allow"
+    FORBID = "Forbid"
+    REPLACE = "Replace"
+
+
+CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION = "batch.kubernetes.io/cronjob-scheduled-timestamp"
+"""The annotation on a Job a CronJob created: its scheduled time, RFC 3339 in the CronJob's zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class JobTemplateSpec:
+    """batch/v1 JobTemplateSpec: the metadata and spec of the Jobs a CronJob creates."""
+
+    metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: JobSpec = field(default_factory=JobSpec)
+
+
+@dataclass(frozen=True, slots=True)
+class CronJobSpec:
+    """batch/v1 CronJobSpec: every field of Kubernetes 1.35.
+
+    ``concurrency_policy`` is a plain string in Go (omitempty, not a pointer): "" means
+    unset and defaulting makes it Allow. ``starting_deadline_seconds`` is an int64.
+    """
+
+    schedule: str = ""
+    time_zone: str | None = None
+    starting_deadline_seconds: int | None = None
+    concurrency_policy: str = ""
+    suspend: bool | None = None
+    job_template: JobTemplateSpec = field(default_factory=JobTemplateSpec)
+    successful_jobs_history_limit: int | None = None
+    failed_jobs_history_limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CronJobStatus:
+    """batch/v1 CronJobStatus: the active Jobs and the last schedule and success times."""
+
+    active: tuple[ObjectReference, ...] = ()
+    last_schedule_time: Time | None = None
+    last_successful_time: Time | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CronJob:
+    """batch/v1 CronJob."""
+
+    metadata: ObjectMeta = field(default_factory=ObjectMeta)
+    spec: CronJobSpec = field(default_factory=CronJobSpec)
+    status: CronJobStatus = field(default_factory=CronJobStatus)
+    api_version: str = "batch/v1"
+    kind: str = "CronJob"
+
+
+# --------------------------------------------------------------------------------------
 # Node and Event
 # --------------------------------------------------------------------------------------
 
@@ -491,13 +554,15 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class ObjectReference:
-    """core/v1 ObjectReference (what an Event is about)."""
+    """core/v1 ObjectReference (what an Event is about; a CronJob's active Jobs)."""
 
     kind: str = ""
     namespace: str = ""
     name: str = ""
     uid: str = ""
     api_version: str = ""
+    resource_version: str = ""
+    field_path: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,7 +590,7 @@ class Event:
     kind: str = "Event"
 
 
-KINDS: dict[str, type] = {"Job": Job, "Pod": Pod, "Node": Node, "Event": Event}
+KINDS: dict[str, type] = {"Job": Job, "CronJob": CronJob, "Pod": Pod, "Node": Node, "Event": Event}
 """Kind name -> dataclass, for the store and the loader."""
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from ..cron import CronParseError, UnknownTimeZoneError, load_location, parse_standard
 from . import schema
 from .errors import ErrorType, FieldError
 from .indexes import validate_indexes_format
@@ -41,12 +42,16 @@ from .types import (
     LEGACY_JOB_NAME_LABEL,
     POD_DELETION_COST_ANNOTATION,
     CompletionMode,
+    ConcurrencyPolicy,
     ConditionStatus,
     Container,
+    CronJob,
+    CronJobSpec,
     Job,
     JobConditionType,
     JobSpec,
     JobStatus,
+    JobTemplateSpec,
     LabelSelector,
     PodFailurePolicyAction,
     PodReplacementPolicy,
@@ -2181,6 +2186,145 @@ def validate_job_status_update(new: Job, old: Job, opts: JobStatusValidationOpti
     if (_condition_true(os_, JobConditionType.COMPLETE) and not _condition_true(os_, JobConditionType.SUCCESS_CRITERIA_MET)
             and _condition_true(ns, JobConditionType.SUCCESS_CRITERIA_MET)):
         errs.append(_invalid_omit(cond_path, "cannot set SuccessCriteriaMet=True for Job already has Complete=true conditions"))
+    return errs
+
+
+# ----------------------------------------------------------------------------- CronJob
+
+CRONJOB_NAME_MAX_LENGTH = 63 - 11
+"""A CronJob's Jobs are named ``<cronjob>-<minutes>`` (an 11-character suffix) and must fit a DNS-1035 label."""
+
+_CONCURRENCY_POLICIES = [ConcurrencyPolicy.ALLOW, ConcurrencyPolicy.FORBID, ConcurrencyPolicy.REPLACE]
+_TIME_ZONE_PART_RE = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")  # used with fullmatch: Go's $ ends the text, Python's may precede a newline
+TZ_IN_SCHEDULE_ERROR = "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"
+TZ_WITH_TIME_ZONE_ERROR = "cannot use both timeZone field and TZ or CRON_TZ in schedule"
+
+
+def validate_cronjob_create(cronjob: CronJob) -> list[FieldError]:
+    """ValidateCronJobCreate: metadata (a DNS subdomain name), the spec, then the 52-character name limit.
+
+    Mirrors ValidateCronJobCreate in pkg/apis/batch/validation/validation.go.
+    """
+    errs = validate_object_meta(cronjob.metadata, "metadata")
+    errs.extend(validate_cronjob_spec(cronjob.spec, None, "spec"))
+    if len(cronjob.metadata.name) > CRONJOB_NAME_MAX_LENGTH:
+        errs.append(FieldError.invalid("metadata.name", cronjob.metadata.name,
+                                       f"must be no more than {CRONJOB_NAME_MAX_LENGTH} characters"))
+    return errs
+
+
+def validate_cronjob_update(cronjob: CronJob, old: CronJob) -> list[FieldError]:
+    """ValidateCronJobUpdate: metadata update rules and the spec against the old one (no name limit,
+    so CronJobs with longer names made before the limit can still be changed or deleted).
+
+    Mirrors ValidateCronJobUpdate in pkg/apis/batch/validation/validation.go.
+    """
+    errs = validate_object_meta_update(cronjob.metadata, old.metadata, "metadata")
+    errs.extend(validate_cronjob_spec(cronjob.spec, old.spec, "spec"))
+    return errs
+
+
+def validate_cronjob_spec(spec: CronJobSpec, old: CronJobSpec | None, path: str = "spec") -> list[FieldError]:
+    """validateCronJobSpec: schedule, startingDeadlineSeconds, timeZone (on update only when it
+    changed), concurrencyPolicy, the Job template, the history limits, in upstream's order.
+
+    A ``TZ``/``CRON_TZ`` prefix in the schedule is allowed only on an update whose old schedule
+    already contained ``TZ``. Mirrors validateCronJobSpec in pkg/apis/batch/validation/validation.go.
+    """
+    errs: list[FieldError] = []
+    if not spec.schedule:
+        errs.append(FieldError.required(f"{path}.schedule"))
+    else:
+        allow_tz = old is not None and "TZ" in old.schedule
+        errs.extend(validate_schedule_format(spec.schedule, allow_tz, spec.time_zone, f"{path}.schedule"))
+    if spec.starting_deadline_seconds is not None:
+        errs.extend(validate_nonnegative(spec.starting_deadline_seconds, f"{path}.startingDeadlineSeconds"))
+    if old is None or old.time_zone != spec.time_zone:
+        errs.extend(validate_time_zone(spec.time_zone, f"{path}.timeZone"))
+    errs.extend(validate_concurrency_policy(spec.concurrency_policy, f"{path}.concurrencyPolicy"))
+    errs.extend(validate_job_template_spec(spec.job_template, f"{path}.jobTemplate"))
+    if spec.successful_jobs_history_limit is not None:
+        errs.extend(validate_nonnegative(spec.successful_jobs_history_limit, f"{path}.successfulJobsHistoryLimit"))
+    if spec.failed_jobs_history_limit is not None:
+        errs.extend(validate_nonnegative(spec.failed_jobs_history_limit, f"{path}.failedJobsHistoryLimit"))
+    return errs
+
+
+def validate_concurrency_policy(policy: str, path: str) -> list[FieldError]:
+    """validateConcurrencyPolicy: Allow, Forbid or Replace; empty is "Required value"."""
+    if policy in _CONCURRENCY_POLICIES:
+        return []
+    if policy == "":
+        return [FieldError.required(path)]
+    return [FieldError.not_supported(path, policy, _CONCURRENCY_POLICIES)]
+
+
+def validate_schedule_format(schedule: str, allow_tz: bool, time_zone: str | None, path: str) -> list[FieldError]:
+    """validateScheduleFormat: the schedule must parse with robfig/cron's ParseStandard (a parser
+    panic is recovered as "invalid schedule format: ..."), and ``TZ`` in it is refused unless
+    allowed, and always together with ``spec.timeZone``.
+
+    Mirrors validateScheduleFormat in pkg/apis/batch/validation/validation.go and
+    ParseCronScheduleWithPanicRecovery in pkg/util/parsers.
+    """
+    errs: list[FieldError] = []
+    try:
+        parse_standard(schedule)
+    except CronParseError as exc:
+        detail = f"invalid schedule format: {exc}" if exc.panicked else str(exc)
+        errs.append(FieldError.invalid(path, schedule, detail))
+    if allow_tz and "TZ" in schedule and time_zone is not None:
+        errs.append(FieldError.invalid(path, schedule, TZ_WITH_TIME_ZONE_ERROR))
+    elif not allow_tz and "TZ" in schedule:
+        errs.append(FieldError.invalid(path, schedule, TZ_IN_SCHEDULE_ERROR))
+    return errs
+
+
+def validate_time_zone(time_zone: str | None, path: str) -> list[FieldError]:
+    """validateTimeZone: unset, or an IANA name: each ``/`` part 1-14 of ``[A-Za-z.-_0-9+]``, not
+    ``.``/``..``, not starting with ``-``; not ``Local`` in any case; and it must load.
+
+    Mirrors validateTimeZone in pkg/apis/batch/validation/validation.go (with Go's
+    time.LoadLocation over the tzdata package's zones).
+    """
+    if time_zone is None:
+        return []
+    if time_zone == "":
+        return [FieldError.invalid(path, time_zone, "timeZone must be nil or non-empty string")]
+    for part in time_zone.split("/"):
+        if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART_RE.fullmatch(part):
+            return [FieldError.invalid(path, time_zone, f"unknown time zone {time_zone}")]
+    errs: list[FieldError] = []
+    if time_zone.lower() == "local":
+        errs.append(FieldError.invalid(path, time_zone,
+                                       "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"))
+    try:
+        load_location(time_zone)
+    except UnknownTimeZoneError as exc:
+        errs.append(FieldError.invalid(path, time_zone, str(exc)))
+    return errs
+
+
+def cronjob_warnings_on_create(cronjob: CronJob) -> list[str]:
+    """The CronJob strategy's WarningsOnCreate (the name part, as for Jobs): a name that is not a
+    DNS label. Mirrors cronJobStrategy.WarningsOnCreate in pkg/registry/batch/cronjob/strategy.go."""
+    msgs = is_dns1123_label(cronjob.metadata.name)
+    if msgs:
+        return ["metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+                f"a DNS label is recommended: [{' '.join(msgs)}]"]
+    return []
+
+
+def validate_job_template_spec(template: JobTemplateSpec, path: str) -> list[FieldError]:
+    """ValidateJobTemplateSpec: the Job spec rules, and no selector (it is generated for each Job)
+    nor ``manualSelector: true``. Mirrors ValidateJobTemplateSpec in pkg/apis/batch/validation/validation.go.
+    """
+    spec = template.spec
+    errs = _validate_job_spec(spec, f"{path}.spec")
+    if spec.selector is not None:
+        errs.append(FieldError.invalid(f"{path}.spec.selector", go_struct(spec.selector), "`selector` will be auto-generated"))
+    if spec.manual_selector:
+        errs.append(FieldError.not_supported(f"{path}.spec.manualSelector", True, ["nil", "false"]))
     return errs
 
 

@@ -1,4 +1,4 @@
-"""Safe manifest loading: bytes or text -> one plain JSON-like document -> a Job.
+"""Safe manifest loading: bytes or text -> one plain JSON-like document -> a Job (or a CronJob).
 
 Kubernetes reads YAML by converting it to JSON (``sigs.k8s.io/yaml`` on top of a
 YAML 1.1 parser) and then decodes the JSON strictly. This module does the same with
@@ -37,7 +37,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from . import schema
 from .errors import DecodeError
 from .serialize import from_dict
-from .types import Job
+from .types import CronJob, Job
 
 MAX_BYTES = 3 * 1024 * 1024
 """Largest accepted input: the API server refuses request bodies over 3 MiB."""
@@ -474,8 +474,11 @@ def load_document(data: bytes | str, source: str = "<input>") -> dict[str, Any]:
         raise DecodeError(f"{source}: {exc}") from None
 
 
-def check_type_meta(doc: dict[str, Any], source: str = "<input>") -> None:
-    """Refuse a document that is not ``apiVersion: batch/v1``, ``kind: Job``."""
+CRONJOB_KIND = "CronJob"
+
+
+def check_type_meta(doc: dict[str, Any], source: str = "<input>", kinds: tuple[str, ...] = (KIND,)) -> None:
+    """Refuse a document that is not ``apiVersion: batch/v1`` with one of ``kinds`` (``Job`` by default)."""
     api_version, kind = doc.get("apiVersion"), doc.get("kind")
     if api_version in (None, "") and kind in (None, ""):
         raise DecodeError(f"{source}: apiVersion and kind are missing: a Job manifest starts with "
@@ -486,12 +489,13 @@ def check_type_meta(doc: dict[str, Any], source: str = "<input>") -> None:
         raise DecodeError(f"{source}: apiVersion is missing: expected 'apiVersion: {API_VERSION}'")
     if not isinstance(kind, str) or not isinstance(api_version, str):
         raise DecodeError(f"{source}: apiVersion and kind must be strings")
-    if kind != KIND:
+    handled = " and ".join(f"{API_VERSION} {k}" for k in kinds)
+    if kind not in kinds:
         raise DecodeError(f'{source}: kind "{kind}" ({api_version}) is not supported: k8sjobs handles '
-                          f"{API_VERSION} {KIND} only")
+                          f"{handled} only")
     if api_version != API_VERSION:
-        raise DecodeError(f'{source}: no matches for kind "{KIND}" in version "{api_version}": '
-                          f"k8sjobs handles {API_VERSION} {KIND} only")
+        raise DecodeError(f'{source}: no matches for kind "{kind}" in version "{api_version}": '
+                          f"k8sjobs handles {handled} only")
 
 
 def _prune_unmodelled(doc: dict[str, Any]) -> dict[str, Any]:
@@ -511,6 +515,44 @@ def _prune_unmodelled(doc: dict[str, Any]) -> dict[str, Any]:
             template["metadata"] = {k: v for k, v in tmeta.items() if k in keep}
         out["spec"] = {**spec, "template": template}
     return out
+
+
+def _prune_cronjob(doc: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_prune_unmodelled` for a CronJob: its own metadata and its Job template's."""
+    out = _prune_unmodelled(doc)
+    spec = out.get("spec")
+    if isinstance(spec, dict) and isinstance(spec.get("jobTemplate"), dict):
+        out["spec"] = {**spec, "jobTemplate": _prune_unmodelled(spec["jobTemplate"])}
+    return out
+
+
+def cronjob_from_document(doc: dict[str, Any], source: str = "<input>") -> CronJob:
+    """Check type meta, every field name and JSON type, then build the CronJob; raise DecodeError."""
+    check_type_meta(doc, source, (CRONJOB_KIND,))
+    errors = schema.check_document(doc, CRONJOB_KIND)
+    if errors:
+        raise DecodeError(f'{source}: CronJob in version "v1" cannot be handled as a CronJob: strict decoding error',
+                          errors)
+    return from_dict(CronJob, _prune_cronjob(doc))
+
+
+def object_from_document(doc: dict[str, Any], source: str = "<input>") -> Job | CronJob:
+    """A Job or a CronJob manifest, by its kind, read strictly; raise DecodeError."""
+    if doc.get("kind") == CRONJOB_KIND:
+        return cronjob_from_document(doc, source)
+    check_type_meta(doc, source, (KIND, CRONJOB_KIND))
+    return job_from_document(doc, source)
+
+
+def load_manifest(data: bytes | str, source: str = "<input>") -> Job | CronJob:
+    """Read one batch/v1 Job or CronJob manifest (YAML or JSON) strictly; raise DecodeError with the reason."""
+    doc = load_document(data, source)
+    try:
+        return object_from_document(doc, source)
+    except DecodeError as exc:
+        if exc.reason.startswith(f"{source}:"):
+            raise
+        raise DecodeError(f"{source}: {exc.reason}", exc.errors) from None
 
 
 def job_from_document(doc: dict[str, Any], source: str = "<input>") -> Job:
@@ -605,8 +647,8 @@ def object_label(where: str, doc: dict[str, Any]) -> str:
     return f'{where} ({kind.lower()} "{name}")' if isinstance(name, str) and name else where
 
 
-def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, Job]]:
-    """Every object of a manifest file, decoded strictly: (label, Job) pairs in file order.
+def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, Job | CronJob]]:
+    """Every object of a manifest file, decoded strictly: (label, Job or CronJob) pairs in file order.
 
     ``label`` is :func:`object_label`'s (``""`` for a file of one object, whose messages are
     exactly those of :func:`load_job_manifest`). The first object that cannot be decoded raises
@@ -617,7 +659,7 @@ def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, 
         label = object_label(where, doc)
         at = f"{source}: {label}" if label else source
         try:
-            out.append((label, job_from_document(doc, at)))
+            out.append((label, object_from_document(doc, at)))
         except DecodeError as exc:
             if exc.reason.startswith(f"{at}:"):
                 raise

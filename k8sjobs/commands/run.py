@@ -180,7 +180,7 @@ def _decode(data: bytes, source: str):
     error = first_error(checked)
     if error is not None:
         raise error
-    jobs = tuple(c.job for c in checked)
+    jobs = tuple(c.obj for c in checked)
     return jobs[0] if len(jobs) == 1 else jobs
 
 

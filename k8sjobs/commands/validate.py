@@ -1,11 +1,12 @@
-"""``python -m k8sjobs validate FILE``: check a manifest's Jobs as the API server would.
+"""``python -m k8sjobs validate FILE``: check a manifest's Jobs and CronJobs as the API server would.
 
 The manifest (YAML or JSON; ``-`` reads standard input) is read strictly, defaulted,
 given the name, UID and generated selector the server would give it, and validated
-with ``ValidateJob``, exactly as ``kubectl create --dry-run=server`` would. Output:
+with ``ValidateJob`` (a CronJob: ``ValidateCronJobCreate``, its schedule and time zone
+included), exactly as ``kubectl create --dry-run=server`` would. Output:
 
-* valid: ``job.batch/NAME valid`` on stdout, exit status 0 (with the API server's
-  warnings, if any, on stderr: ``Warning: metadata.name: ...``);
+* valid: ``job.batch/NAME valid`` (``cronjob.batch/NAME valid``) on stdout, exit status 0
+  (with the API server's warnings, if any, on stderr: ``Warning: metadata.name: ...``);
 * invalid: the reason on stderr, one line per error, each naming its field path in
   kubectl's words (``The Job "x" is invalid: ...``, ``unknown field "spec.foo"``),
   exit status 1;
@@ -30,7 +31,7 @@ EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
-    p.add_argument("file", metavar="FILE", help=_("a Job manifest, YAML or JSON ('-' for standard input)"))
+    p.add_argument("file", metavar="FILE", help=_("a Job or CronJob manifest, YAML or JSON ('-' for standard input)"))
 
 
 class _Unreadable(Exception):
@@ -80,7 +81,7 @@ def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
             lines.extend(c.error.message().splitlines())
             continue
         lines.extend(f"Warning: {w}" for w in c.warnings)
-        lines.append(f"job.batch/{c.admitted.metadata.name} valid")
+        lines.append(f"{c.admitted.kind.lower()}.batch/{c.admitted.metadata.name} valid")
     return status, lines
 
 
@@ -100,6 +101,6 @@ def handle(args: argparse.Namespace) -> int:
         return EXIT_BUG
     for line in lines:
         # Warnings go to stderr as kubectl prints them; the verdict of a valid Job to stdout.
-        to_stdout = line.endswith(" valid") and line.startswith("job.batch/")
+        to_stdout = line.endswith(" valid") and line.startswith(("job.batch/", "cronjob.batch/"))
         print(line, file=sys.stdout if to_stdout else sys.stderr)
     return status

@@ -2,12 +2,16 @@
 
 Only keys present in ``expect`` are checked, recursively; numbers exactly; lists in
 order and of equal length; except ``after`` (matched by ``stepIndex``), ``events`` (an
-exact multiset), ``deleted`` and ``fields`` (sets), and ``conditionCount``,
-``conditionTypeCounts`` and ``conditionsContain`` (derived from ``conditions``).
+exact multiset), ``deleted`` and ``fields`` (sets), ``conditionCount``,
+``conditionTypeCounts`` and ``conditionsContain`` (derived from ``conditions``), and, for
+the cron and CronJob families, ``errorContains``/``contains`` (a substring of the actual
+text), ``next`` (RFC 3339 times compared as instants) and ``nextNot`` (the actual ``next``
+is a different instant).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections import Counter
 from typing import Any
 
@@ -32,10 +36,19 @@ def _cmp(exp: Any, act: Any, path: str, out: list[str]) -> None:
                 _cmp_derived(key, ev, act.get("conditions"), sub, out)
             elif key == "after":
                 _cmp_after(ev, act.get("after"), sub, out)
+            elif key == "nextNot":
+                if _instant(act.get("next")) == _instant(ev):
+                    out.append(f"{sub}: expected next to differ from {ev!r}, got {act.get('next')!r}")
             elif key not in act:
                 out.append(f"{sub}: missing (expected {ev!r})")
             elif key == "events":
                 _cmp_events(ev, act[key], sub, out)
+            elif key in ("errorContains", "contains") and isinstance(ev, str):
+                if not isinstance(act[key], str) or ev not in act[key]:
+                    out.append(f"{sub}: expected a text containing {ev!r}, got {act[key]!r}")
+            elif key == "next" and _instant(ev) is not None:
+                if _instant(ev) != _instant(act[key]):
+                    out.append(f"{sub}: expected the instant {ev!r}, got {act[key]!r}")
             elif key in ("deleted", "fields") and isinstance(ev, list):
                 if not isinstance(act[key], list) or sorted(map(str, ev)) != sorted(map(str, act[key])):
                     out.append(f"{sub}: expected the set {sorted(ev)!r}, got {act[key]!r}")
@@ -56,6 +69,17 @@ def _cmp(exp: Any, act: Any, path: str, out: list[str]) -> None:
             same = exp == act and type(exp) is type(act)
         if not same:
             out.append(f"{path}: expected {exp!r}, got {act!r}")
+
+
+def _instant(value: Any) -> float | None:
+    """An RFC 3339 time with offset as unix seconds; None for anything else ("zero", absent)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed.timestamp() if parsed.tzinfo is not None else None
 
 
 def _cmp_events(exp: Any, act: Any, path: str, out: list[str]) -> None:

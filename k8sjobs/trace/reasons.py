@@ -102,6 +102,59 @@ def _node_lost(f: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"count": len(f.get("pods", ()))}
 
 
+# ---------------------------------------------------------------- CronJob decisions: times and durations
+
+_CRON_TIME_FIELDS = ("scheduled", "earliest", "at", "t", "last_schedule", "last_successful")
+
+
+def go_duration(seconds: float) -> str:
+    """A duration as Go prints a time.Duration (``59m0.1s``, ``2h0m0s``, ``100ms``): Kubernetes' own notation."""
+    ns = round(seconds * 1e9)
+    if ns == 0:
+        return "0s"
+    sign = "-" if ns < 0 else ""
+    ns = abs(ns)
+    if ns < 1_000_000_000:
+        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
+            if ns >= size:
+                return f"{sign}{ns / size:g}{unit}"
+    h, rest = divmod(ns, 3_600_000_000_000)
+    m, rest = divmod(rest, 60_000_000_000)
+    secs = f"{rest / 1e9:.9f}".rstrip("0").rstrip(".")
+    if h:
+        return f"{sign}{h}h{m}m{secs}s"
+    if m:
+        return f"{sign}{m}m{secs}s"
+    return f"{sign}{secs}s"
+
+
+def _cron_times(f: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The times of a CronJob decision (simulated seconds) as RFC 3339 in the decision's zone; delays as Go durations."""
+    from ..controller.cronjob.utils import format_rfc3339, load_location, to_time
+
+    try:
+        zone = load_location(f.get("zone") or "UTC") or load_location("UTC")
+    except ValueError:
+        zone = load_location("UTC")
+    out: dict[str, Any] = {}
+    for name in _CRON_TIME_FIELDS:
+        if name in f:
+            value = f[name]
+            try:
+                out[name] = "<none>" if value is None else format_rfc3339(to_time(value, zone))
+            except (OverflowError, ValueError):  # beyond year 9999: shown as seconds
+                out[name] = f"t={value:g} s"
+    if "delay" in f and f["delay"] is not None:
+        out["delay"] = go_duration(f["delay"])
+    if not f.get("zone"):
+        out["zone"] = "UTC"
+    return out
+
+
+def _cron_t(text: str | tuple[str, str], count: str = "") -> Template:
+    return Template(text, count, _cron_times)
+
+
 REASONS: dict[str, Template | dict[str, Template]] = {
     # ---------------------------------------------------------------- the sync loop
     "sync.begin": T(N_("sync {job}")),
@@ -282,6 +335,108 @@ REASONS: dict[str, Template | dict[str, Template]] = {
     "cluster.pod_deadline": T(N_("{pod} was active on its node for {seconds} s, its own activeDeadlineSeconds: the "
                                  "kubelet stops its containers and fails it (DeadlineExceeded)")),
     "cluster.evicted": T(N_("{pod} evicted: DisruptionTarget=True, then deleted gracefully")),
+    # ---------------------------------------------------------------- the CronJob controller
+    "cronjob.sync.begin": T(N_("sync {cronjob}")),
+    "cronjob.sync.end": {
+        "": T(N_("sync finished")),
+        # TRANSLATORS: {error} is the API server's error text (stays English).
+        "error": T(N_("sync failed: {error}")),
+    },
+    "cronjob.sync.error": T(N_("sync failed ({error}); retrying in {retry_in:g} s (rate limited)")),
+    "cronjob.sync.not_found": T(N_("the CronJob is gone: nothing to do, its key is dropped")),
+    "cronjob.jobs.listed": T(Nn_("{jobs} Job names this CronJob as its controller; status.active lists {active}",
+                                 "{jobs} Jobs name this CronJob as their controller; status.active lists {active}"),
+                             "jobs"),
+    "cronjob.active.reread": T(N_("{job} is running but not in the cached status.active; the CronJob read from the "
+                                  "API server lists it, so this sync goes on with that copy")),
+    "cronjob.active.unexpected": T(N_("{job} is running but is not in status.active, not even in the CronJob read "
+                                      "from the API server: UnexpectedJob (it is not adopted)")),
+    # TRANSLATORS: {condition} is Complete or Failed (a Job condition type, stays English).
+    "cronjob.active.saw_completed": T(N_("{job} finished ({condition}): removed from status.active")),
+    # TRANSLATORS: {t} is an RFC 3339 date and time.
+    "cronjob.last_successful": _cron_t(N_("lastSuccessfulTime is now {t}: {job} completed successfully")),
+    "cronjob.active.missing": T(N_("{job} is in status.active but the API server no longer has it: removed "
+                                   "(MissingJob)")),
+    "cronjob.active.not_in_cache": T(N_("{job} is in status.active but not in the cache; the API server still has "
+                                        "it, so it stays")),
+    "cronjob.skip.deleting": T(N_("the CronJob is being deleted: only its status is updated")),
+    # TRANSLATORS: {error} is Go's error text, e.g. "unknown time zone Mars/Base" (stays English).
+    "cronjob.skip.unknown_time_zone": T(N_("spec.timeZone {time_zone} does not load ({error}): UnknownTimeZone, "
+                                           "nothing is scheduled until it is fixed")),
+    "cronjob.skip.suspended": T(N_("spec.suspend is true: no Job is created and no sync is scheduled until the "
+                                   "CronJob changes")),
+    "cronjob.schedule.tz_in_schedule": T(N_("the schedule {schedule} contains TZ: it is used as written and "
+                                            "spec.timeZone does not apply to it (UnsupportedSchedule)")),
+    # TRANSLATORS: {error} is the cron library's error text (stays English).
+    "cronjob.skip.unparseable": T(N_("the schedule {schedule} cannot be parsed ({error}): UnparseableSchedule, "
+                                     "nothing is scheduled until the spec changes")),
+    "cronjob.skip.invalid_schedule": T(N_("the schedule {schedule} has no two times at least 1 s apart ({error}): "
+                                          "InvalidSchedule, nothing is scheduled")),
+    "cronjob.schedule.too_many_missed": T(N_("about {missed} schedule times were missed, more than {limit}: "
+                                             "TooManyMissedTimes warning; the most recent one still runs")),
+    # TRANSLATORS: {earliest} and {at} are RFC 3339 dates and times; {zone} is a time zone name such as UTC.
+    "cronjob.schedule.none_due": _cron_t(N_("no time of the schedule {schedule} has come since {earliest} (zone "
+                                            "{zone}): next sync at {at}")),
+    "cronjob.schedule.due": {
+        # TRANSLATORS: {scheduled} and {earliest} are RFC 3339 dates and times; {zone} a time zone name.
+        "none": _cron_t(N_("schedule time {scheduled} of {schedule} has come (the first after {earliest}, zone "
+                           "{zone})")),
+        "few": _cron_t(Nn_("{missed} unmet schedule time of {schedule} since {earliest} (an estimate, zone {zone}): "
+                           "the most recent, {scheduled}, runs",
+                           "{missed} unmet schedule times of {schedule} since {earliest} (an estimate, zone {zone}): "
+                           "only the most recent, {scheduled}, runs"), "missed"),
+        "many": _cron_t(Nn_("{missed} unmet schedule time of {schedule} since {earliest} (an estimate, zone {zone}): "
+                            "the most recent, {scheduled}, runs",
+                            "{missed} unmet schedule times of {schedule} since {earliest} (an estimate, zone {zone}): "
+                            "only the most recent, {scheduled}, runs"), "missed"),
+    },
+    "cronjob.skip.too_late": _cron_t(N_("schedule time {scheduled} is more than startingDeadlineSeconds {deadline} s "
+                                        "ago: MissSchedule, no Job for it")),
+    "cronjob.skip.already_processed": {
+        "active": _cron_t(N_("schedule time {scheduled} is already handled: {job} is in status.active")),
+        "last": _cron_t(N_("schedule time {scheduled} is already handled: it is lastScheduleTime")),
+    },
+    "cronjob.skip.forbid": _cron_t(Nn_("concurrencyPolicy Forbid: {active} Job is still active, so the schedule time "
+                                       "{scheduled} is skipped (JobAlreadyActive)",
+                                       "concurrencyPolicy Forbid: {active} Jobs are still active, so the schedule "
+                                       "time {scheduled} is skipped (JobAlreadyActive)"), "active"),
+    "cronjob.replace.get_failed": T(N_("concurrencyPolicy Replace: reading {job} failed ({error}): FailedGet, nothing "
+                                       "is replaced or created")),
+    "cronjob.delete": {
+        "replace": T(N_("deleted {job}: concurrencyPolicy Replace stops the running Job before the next one starts")),
+        "successful": T(N_("deleted {job}: the oldest successful Job beyond successfulJobsHistoryLimit")),
+        "failed": T(N_("deleted {job}: the oldest failed Job beyond failedJobsHistoryLimit")),
+        "": T(N_("deleted {job}")),
+    },
+    "cronjob.delete.failed": T(N_("could not delete {job}: {error} (FailedDelete)")),
+    "cronjob.history.limit": {
+        "successful": T(Nn_("{count} successful Job is kept, successfulJobsHistoryLimit is {limit}: deleting the "
+                            "{delete} oldest",
+                            "{count} successful Jobs are kept, successfulJobsHistoryLimit is {limit}: deleting the "
+                            "{delete} oldest"), "count"),
+        "failed": T(Nn_("{count} failed Job is kept, failedJobsHistoryLimit is {limit}: deleting the {delete} oldest",
+                        "{count} failed Jobs are kept, failedJobsHistoryLimit is {limit}: deleting the {delete} "
+                        "oldest"), "count"),
+    },
+    "cronjob.create": _cron_t(N_("created {job} for the schedule time {scheduled}")),
+    "cronjob.create.exists": {
+        "adopted": T(N_("{job} already exists and this CronJob controls it: it goes into status.active")),
+        "already_active": T(N_("{job} already exists and is in status.active: nothing to do")),
+        "not_controlled": T(N_("{job} already exists but this CronJob does not control it: left alone, no status "
+                               "change")),
+    },
+    "cronjob.create.namespace_terminating": T(N_("creating {job} failed: the namespace is terminating (no event)")),
+    "cronjob.create.failed": T(N_("creating {job} failed: {error} (FailedCreate)")),
+    # TRANSLATORS: {at} is an RFC 3339 date and time; {delay} a duration as Go prints it, e.g. 59m0.1s.
+    "cronjob.requeue": _cron_t(N_("sync again at {at}, the next schedule time plus 100 ms (in {delay})")),
+    # TRANSLATORS: {last_schedule} and {last_successful} are RFC 3339 dates and times, or <none>.
+    "cronjob.status.write": _cron_t(N_("status written: {active} active, lastScheduleTime {last_schedule}, "
+                                       "lastSuccessfulTime {last_successful}")),
+    "cronjob.status.write_failed": T(N_("status write failed: {error}")),
+    "cronjob.update.schedule_changed": _cron_t(N_("the schedule or time zone changed ({schedule}): sync at the new next "
+                                                  "schedule time {at} (in {delay})")),
+    "cronjob.update.unparseable": T(N_("the new schedule {schedule} cannot be parsed: UnParseableCronJobSchedule, no "
+                                       "sync is queued")),
     # TRANSLATORS: {call} is Python code, e.g. fail_pod(exit_code=42, name='pi-x'); keep it as is.
     "action.*": T(N_("learner action: {call}"), derive=_action_call),
 }
