@@ -49,7 +49,6 @@ from .controller.job_controller import (
 from .controller.pod_control import StorePodControl
 from .controller.ttl_after_finished import TTLAfterFinishedController
 from .controller.workqueue import RateLimitingQueue
-from .i18n import _, join_clauses, ngettext
 from .ids import IdSource
 
 PRIORITY_WORKER = 20
@@ -137,6 +136,16 @@ def fewer_gc_passes(threshold0: int = 200_000) -> Iterator[None]:
         gc.set_threshold(*old)
 
 
+class BudgetError(ValueError):
+    """Run limits that are not whole numbers (or, ``max_time``, seconds) of at least 0: ``problems`` holds
+    ``(limit, value)`` pairs; :func:`k8sjobs.trace.limits.budget_problems` words them where they are shown."""
+
+    def __init__(self, problems: list[tuple[str, Any]]) -> None:
+        self.problems = problems
+        super().__init__("invalid run limits: " + "; ".join(f"{name}: must be at least 0, got {value!r}"
+                                                           for name, value in problems))
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How far one run may go, in simulated units, so any valid Job stops in bounded time and memory.
@@ -164,16 +173,14 @@ class Budget:
 
     def __post_init__(self) -> None:
         problems = []
-        for name in ("max_pods", "max_events", "max_pod_cycles", "max_cycles"):
+        for name in ("max_pods", "max_events", "max_pod_cycles", "max_cycles", "max_time"):
             v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                problems.append(_("{name}: must be a whole number of at least 0, got {value!r}").format(
-                    name=name, value=v))
-        v = self.max_time
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v >= 0:
-            problems.append(_("max_time: must be a number of seconds of at least 0, got {value!r}").format(value=v))
+            whole = name != "max_time"
+            if (not isinstance(v, int if whole else (int, float)) or isinstance(v, bool)
+                    or not v >= 0):
+                problems.append((name, v))
         if problems:
-            raise ValueError(_("invalid run limits: {problems}").format(problems=join_clauses(problems)))
+            raise BudgetError(problems)
 
     def reached(self, sim: Simulation, next_time: float) -> str | None:
         """The name of the first limit that stops ``sim`` before its next event (at ``next_time``), or None."""
@@ -190,18 +197,14 @@ class Budget:
         return None
 
 
-LIMIT_OPTIONS = {"max_pods": "--max-pods", "max_events": "--max-events", "max_pod_cycles": "--max-pod-cycles",
-                 "max_time": "--until", "max_cycles": "--max-cycles"}
-"""The command-line option of ``python -m k8sjobs run`` that raises each limit."""
-
-
 @dataclass(frozen=True, slots=True)
 class LimitReached:
     """Why a run stopped before the Job finished: the limit, its value and where the run was.
 
     ``count`` is what the run had reached (pods created, heap events, ...); ``cycle`` and
     ``t`` are the last reconcile cycle and the simulated time when it stopped. The trace up
-    to there is complete: it can be read, seeked and forked like any other.
+    to there is complete: it can be read, seeked and forked like any other. It holds no
+    words: :mod:`k8sjobs.trace.limits` says it for a Python caller or for the command line.
     """
 
     limit: str
@@ -211,49 +214,6 @@ class LimitReached:
     cycle: int
     start: float = 0.0
     """When the run started: 0, or a snapshot's instant (``max_time`` counts from 0 either way)."""
-
-    def what(self) -> str:
-        """The limit in words: ``it created 25012 pods, more than its limit of 25000 (max_pods)``."""
-        n, v = self.count, self.value
-        if self.limit == "max_pods":
-            return ngettext("it created {count} pod, more than its limit of {value} (max_pods)",
-                            "it created {count} pods, more than its limit of {value} (max_pods)",
-                            int(n)).format(count=int(n), value=int(v))
-        if self.limit == "max_events":
-            return ngettext("it ran {value} simulation event, its limit (max_events)",
-                            "it ran {value} simulation events, its limit (max_events)",
-                            int(v)).format(value=int(v))
-        if self.limit == "max_pod_cycles":
-            return ngettext("its reconcile cycles looked at {count} pod in all, more than its limit of {value} "
-                            "(max_pod_cycles: each cycle looks at every live pod of the Job)",
-                            "its reconcile cycles looked at {count} pods in all, more than its limit of {value} "
-                            "(max_pod_cycles: each cycle looks at every live pod of the Job)",
-                            int(n)).format(count=int(n), value=int(v))
-        if self.limit == "max_cycles":
-            return ngettext("it ran {value} reconcile cycle, its limit (max_cycles)",
-                            "it ran {value} reconcile cycles, its limit (max_cycles)",
-                            int(v)).format(value=int(v))
-        return _("it reached t={value} s of simulated time, its limit (max_time)").format(value=f"{v:g}")
-
-    def raise_hint(self, api: str = "Run", command: str = "run") -> str:
-        """How to go further: the keyword of ``api`` and the option of ``python -m k8sjobs {command}``,
-        with a doubled value. For ``max_time`` the option (``--until``) and the keywords of the
-        dashboard and of a forecast count from the run's start; ``Run``'s ``max_time`` from 0."""
-        if self.limit == "max_time":
-            span = 2 * max(self.value - self.start, 1.0)
-            keyword = f"{self.start + span:g}" if api == "Run" else f"{span:g}"
-            value = f"{span:g}"
-        else:
-            value = keyword = str(int(self.value * 2 if self.value else 1))
-        return _("To go further, raise the limit: {api}(..., {limit}={keyword}), or {option} {value} with "
-                 "python -m k8sjobs {command}.").format(api=api, limit=self.limit, keyword=keyword, value=value,
-                                                         option=LIMIT_OPTIONS[self.limit], command=command)
-
-    def message(self, api: str = "Run", command: str = "run") -> str:
-        """The whole message: where the run stopped, which limit, that the trace is usable, how to raise it."""
-        return _("The run stopped after cycle {cycle} (t={t} s) before the Job finished: {what}. Everything "
-                 "up to there can be viewed, seeked and forked. {hint}").format(
-            cycle=self.cycle, t=f"{self.t:g}", what=self.what(), hint=self.raise_hint(api, command))
 
 
 class Worker:
@@ -1037,6 +997,6 @@ ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_no
 """Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
 
 __all__ = ["ACTIONS", "Action", "Budget", "DEFAULT_MAX_CYCLES", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_PODS",
-           "DEFAULT_MAX_POD_CYCLES", "DEFAULT_MAX_TIME", "LIMIT_OPTIONS", "LimitReached", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
+           "DEFAULT_MAX_POD_CYCLES", "DEFAULT_MAX_TIME", "BudgetError", "LimitReached", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
            "Checked", "Manifest", "as_submitted", "check_manifest", "check_workload", "first_error", "load_job", "load_jobs",
            "validate"]

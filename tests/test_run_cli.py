@@ -131,7 +131,7 @@ def test_a_run_stopped_by_max_pods_says_so_on_stderr_and_in_json(tmp_path: Path)
     assert proc.returncode == 0
     note = proc.stderr.decode()
     assert note.startswith("note: The run stopped after cycle ") and "more than its limit of 600 (max_pods)" in note
-    assert "--max-pods 1200" in note and "Run(..., max_pods=1200)" in note
+    assert "--max-pods 1200 with python -m k8sjobs run" in note and "Run(" not in note
     limit = json.loads(proc.stdout)["final"]["limit"]
     assert (limit["name"], limit["value"]) == ("max_pods", 600) and limit["reached"] > 600
     assert limit["message"] in note
@@ -210,7 +210,7 @@ BAD_FILES = [
     pytest.param("list.yaml", b"- kind: Job\n", "list.yaml: the top level is a list; expected one Job manifest",
                  id="a list"),
     pytest.param("pod.yaml", b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n",
-                 'pod.yaml: kind "Pod" (v1) is not supported: k8sjobs handles batch/v1 Job only', id="another kind"),
+                 'pod.yaml: kind "Pod" (v1) is not supported: k8sjobs handles batch/v1 Job and batch/v1 CronJob only', id="another kind"),
     pytest.param("invalid.yaml", GOOD.replace("parallelism: 2", "parallelism: -2").encode(),
                  'The Job "pi" is invalid: spec.parallelism: Invalid value: -2: must be greater than or equal to 0',
                  id="an invalid spec"),

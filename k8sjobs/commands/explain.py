@@ -26,7 +26,7 @@ from ..sim import SimConfig, SimulationError
 from ..trace.explain import explain
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
-from .run import FOREVER, add_budget_arguments, budget_problem, run_to_json
+from .run import FOREVER, add_budget_arguments, budget_problem, cli_message, run_to_json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -128,7 +128,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         doc = answer.to_json()
         if run is not None:
-            doc["forecast"] = {**run_to_json(run, FORECAST_API, FORECAST_COMMAND), "assumedDuration": ahead.assumed_duration,
+            doc["forecast"] = {**run_to_json(run, FORECAST_COMMAND), "assumedDuration": ahead.assumed_duration,
                                "durationFrom": ahead.duration_source}
         json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
         sys.stdout.write("\n")
@@ -155,7 +155,7 @@ def _stop_note(run, args: argparse.Namespace) -> None:
     limit = run.limit
     if limit is not None and limit.limit not in ("max_cycles", "max_time"):
         # A run limit (pods, events, pod-cycles): the same message as `run` and the dashboard give.
-        print("explain: " + limit.message(FORECAST_API, FORECAST_COMMAND), file=sys.stderr)
+        print("explain: " + cli_message(limit, FORECAST_COMMAND), file=sys.stderr)
         return
     if len(run) >= args.max_cycles:
         why = _("--max-cycles {n} reached; give a larger --max-cycles to see more").format(n=args.max_cycles)

@@ -198,7 +198,7 @@ def progress_note(limit: LimitReached | None, cycles: int, end_t: float, until: 
                            "note: stopped after {n} cycles at t={t:g} s before the Job finished", cycles).format(
                 n=cycles, t=end_t), file=sys.stderr)
         return
-    print(_("note: {message}").format(message=limit.message("Run")), file=sys.stderr)
+    print(_("note: {message}").format(message=cli_message(limit, "run")), file=sys.stderr)
 
 
 def last_job_status(run: Run):
@@ -213,7 +213,19 @@ def last_job_status(run: Run):
     return None
 
 
-def run_to_json(run: Run, api: str = "Run", command: str = "run") -> dict:
+LIMIT_OPTIONS = {"max_pods": "--max-pods", "max_events": "--max-events", "max_pod_cycles": "--max-pod-cycles",
+                 "max_time": "--until", "max_cycles": "--max-cycles"}
+"""The command-line option (of ``run``, and of ``explain --forecast``) that raises each limit."""
+
+
+def cli_message(limit: LimitReached, command: str = "run") -> str:
+    """Why a run stopped early, for a command-line user: the option of ``python -m k8sjobs {command}`` to raise."""
+    from ..trace.limits import command_hint, message
+
+    return message(limit, command_hint(limit, LIMIT_OPTIONS[limit.limit], command))
+
+
+def run_to_json(run: Run, command: str = "run") -> dict:
     """``{"job", "seed", "cycles", "events", "final": {"status", "lastStatus", "finishedAt", ...}}``.
 
     ``status`` is the Job's status at the end (null once it was deleted); ``lastStatus`` is the
@@ -248,6 +260,6 @@ def run_to_json(run: Run, api: str = "Run", command: str = "run") -> dict:
                   "deleted": final is None, "truncated": tr.truncated, "endTime": tr.end_t,
                   "limit": None if limit is None else {"name": limit.limit, "value": limit.value,
                                                        "reached": limit.count, "cycle": limit.cycle, "t": limit.t,
-                                                       "message": limit.message(api, command)}},
+                                                       "message": cli_message(limit, command)}},
         "objects": objects,
     }

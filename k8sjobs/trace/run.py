@@ -250,10 +250,13 @@ class Run:
         """The limit that stopped this run before the Job finished (None if it did not stop early)."""
         return self.trace.limit
 
-    def message(self, api: str = "Run", command: str = "run") -> str:
-        """Why the run stopped early and how to raise the limit ("" if it was not stopped by a limit):
-        with ``api``'s keyword and the option of ``python -m k8sjobs {command}``."""
-        return self.trace.limit.message(api, command) if self.trace.limit is not None else ""
+    def message(self, api: str = "Run") -> str:
+        """Why the run stopped early and how to raise the limit ("" if it was not stopped by a limit),
+        naming the keyword of ``api`` (the function the caller called: ``Run``, ``explain``, ...)."""
+        from .limits import api_hint, message
+
+        limit = self.trace.limit
+        return message(limit, api_hint(limit, api)) if limit is not None else ""
 
     # ------------------------------------------------------------------ reading
 

@@ -36,6 +36,7 @@ from ..sim import (
     ACTIONS,
     DEFAULT_MAX_TIME,
     Budget,
+    BudgetError,
     LimitReached,
     SimConfig,
     SimulationError,
@@ -74,7 +75,10 @@ def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -
     YAML are kept); otherwise the run shown stops at that limit. ``snapshot``: the dashboard was
     opened at a real Job's snapshot (the hint names ``Explorer.from_snapshot`` and ``explain --forecast``).
     """
-    what = limit.what()
+    from ..trace.limits import api_hint
+    from ..trace.limits import what as limit_what
+
+    what = limit_what(limit)
     if refused:
         head = _("Not applied: the run of this Job would stop at a limit of the dashboard after cycle {cycle} "
                  "(t={t} s): {what}. Your current run and YAML are kept.").format(
@@ -83,9 +87,7 @@ def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -
         head = _("This run stops after cycle {cycle} (t={t} s), before the Job finished, at a limit of the "
                  "dashboard: {what}. The cycles up to there can be stepped, seeked and forked.").format(
             cycle=limit.cycle, t=format_seconds(limit.t), what=what)
-    if snapshot:
-        return [head, limit.raise_hint("Explorer.from_snapshot", "explain --forecast")]
-    return [head, limit.raise_hint("Explorer")]
+    return [head, api_hint(limit, "Explorer.from_snapshot" if snapshot else "Explorer")]
 
 
 Listener = Callable[[str], None]
@@ -101,7 +103,11 @@ def format_seconds(t: float) -> str:
 
 def error_lines(exc: BaseException) -> list[str]:
     """The lines a learner sees for a refused input: the API server's or the simulator's phrasing."""
-    if isinstance(exc, InvalidError):
+    if isinstance(exc, BudgetError):
+        from ..trace.limits import budget_problems
+
+        lines = [budget_problems(exc)]
+    elif isinstance(exc, InvalidError):
         lines = exc.message().splitlines()
     elif isinstance(exc, DecodeError):
         lines = exc.render().splitlines()

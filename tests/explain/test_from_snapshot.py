@@ -102,8 +102,7 @@ def test_a_huge_snapshot_job_stops_at_the_dashboards_limit_and_says_how_to_raise
         f"This run stops after cycle {limit.cycle} (t={limit.t:g} s), before the Job finished, at a limit of the "
         f"dashboard: it created {limit.count} pods, more than its limit of 5000 (max_pods). The cycles up to there "
         "can be stepped, seeked and forked.",
-        "To go further, raise the limit: Explorer.from_snapshot(..., max_pods=10000), or --max-pods 10000 with "
-        "python -m k8sjobs explain --forecast."]
+        "To go further, raise the limit: Explorer.from_snapshot(..., max_pods=10000)."]
     # The cycles up to the limit step, seek and fork like any run's; the message stays.
     assert state.seek(state.n_cycles) == [] and state.at_end and not state.step()
     assert state.seek(1) == [] and state.act("fail_pod", name="report-a", exit_code=3) == []
@@ -118,6 +117,5 @@ def test_a_snapshot_run_stopped_by_its_time_limit_counts_the_time_from_the_snaps
     state = ExplorerState.from_snapshot(TEXT, now="2025-06-02T08:01:00Z", assume_duration=600, max_time=5)
     limit = state.run.limit
     assert limit is not None and limit.limit == "max_time" and limit.start == 60 and limit.value == 65
-    assert ("Explorer.from_snapshot(..., max_time=10), or --until 10 with python -m k8sjobs explain --forecast."
-            in state.notice)
+    assert "Explorer.from_snapshot(..., max_time=10)." in state.notice and "--until" not in state.notice
     assert "Run(..., max_time=70)" in state.run.message("Run")

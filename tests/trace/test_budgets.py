@@ -43,8 +43,13 @@ def test_a_job_that_needs_more_pods_than_max_pods_stops_with_a_message_naming_th
     assert run.trace.truncated and not run.trace.finished
     text = run.message()
     assert "more than its limit of 1200 (max_pods)" in text
-    assert "Run(..., max_pods=2400)" in text and "--max-pods 2400" in text
+    # The Python caller is told its keyword, not the command line's option (and the other way round).
+    assert "Run(..., max_pods=2400)" in text and "--max-pods" not in text
     assert f"after cycle {len(run)}" in text
+    from k8sjobs.commands.run import cli_message
+
+    cli = cli_message(run.limit, "run")
+    assert "--max-pods 2400 with python -m k8sjobs run" in cli and "Run(" not in cli
 
 
 @pytest.mark.parametrize("limits, name, words", [
@@ -59,7 +64,11 @@ def test_each_limit_stops_the_run_and_is_named_with_its_option(limits, name, wor
     assert run.limit is not None and run.limit.limit == name
     option = {"max_events": "--max-events", "max_pod_cycles": "--max-pod-cycles", "max_time": "--until",
               "max_cycles": "--max-cycles"}[name]
-    assert words in run.message() and f"{name}=" in run.message() and option in run.message()
+    from k8sjobs.commands.run import cli_message
+
+    assert words in run.message() and f"{name}=" in run.message() and option not in run.message()
+    assert words in cli_message(run.limit) and option in cli_message(run.limit) and f"{name}=" not in cli_message(
+        run.limit)
     sim = run.sim
     counted = {"max_events": sim.events_run, "max_pod_cycles": sim.pod_cycles, "max_time": sim.now,
                "max_cycles": sim.cycles}[name]
