@@ -200,7 +200,7 @@ def test_the_same_manifest_and_seed_give_byte_identical_output_in_two_processes_
 
 
 BAD_FILES = [
-    pytest.param("missing.yaml", None, "run: missing.yaml: No such file or directory", id="a missing file"),
+    pytest.param("missing.yaml", None, "run: missing.yaml: no such file", id="a missing file"),
     pytest.param("adir", "DIR", "run: adir: is a directory, not a manifest file", id="a directory"),
     pytest.param("empty.yaml", b"", "empty.yaml: empty: the file has no document (expected a Job manifest)",
                  id="an empty file"),
@@ -268,3 +268,14 @@ def test_the_process_entry_point_runs_the_command_then_skips_the_collectors_pass
                           cwd=ROOT, check=False, timeout=120)
     assert proc.stderr.decode().splitlines()[-1] == "gc False 0"
     assert proc.stdout == run([str(good), "--seed", "3"]).stdout
+
+
+def test_standard_input_has_the_same_size_limit_as_a_file() -> None:
+    from k8sjobs.api.yamlio import MAX_BYTES
+
+    big = b"# " + b"x" * (MAX_BYTES + 10) + b"\n"
+    for cmd in ("run", "validate"):
+        proc = subprocess.run([sys.executable, "-m", "k8sjobs", cmd, "-"], input=big, capture_output=True,
+                              cwd=ROOT, check=False, timeout=120)
+        assert proc.returncode == 1, (cmd, proc.stderr)
+        assert f"larger than {MAX_BYTES} bytes" in proc.stderr.decode(), (cmd, proc.stderr)

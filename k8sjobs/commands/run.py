@@ -8,6 +8,7 @@ import math
 import sys
 
 from ..api.errors import DecodeError, InvalidError
+from ..api.yamlio import MAX_BYTES
 from ..i18n import _, ngettext
 from ..sim import (
     DEFAULT_MAX_EVENTS,
@@ -21,6 +22,7 @@ from ..sim import (
 )
 from ..trace.run import DEFAULT_MAX_CYCLES, Run
 from ..trace.text import cycle_to_json, render_run
+from ._input import Unreadable, read_input
 
 FOREVER = 365 * 24 * 3600.0
 
@@ -63,22 +65,12 @@ def budget_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as fh:
-        return fh.read()
-
-
 def handle(args: argparse.Namespace) -> int:
     """Simulate and print; bad input gives one line per problem and exit 1."""
     try:
-        data = _read(args.manifest)
-    except IsADirectoryError:
-        print("run: " + _("{path}: is a directory, not a manifest file").format(path=args.manifest), file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"run: {args.manifest}: {exc.strerror or exc}", file=sys.stderr)
+        data, source = read_input(args.manifest, MAX_BYTES)
+    except Unreadable as exc:
+        print(f"run: {exc}", file=sys.stderr)
         return 1
     if args.until is not None and not 0 <= args.until <= FOREVER:
         print("run: " + _("--until: must be between 0 and {max:g} seconds, got {value:g}").format(
@@ -98,7 +90,7 @@ def handle(args: argparse.Namespace) -> int:
         budget = Budget(max_pods=args.max_pods, max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
                         max_time=args.until if args.until is not None else FOREVER, max_cycles=args.max_cycles)
         bar = ProgressBar(sys.stderr, args.until) if sys.stderr.isatty() else None
-        job = _decode(data, args.manifest)
+        job = _decode(data, source)
         if args.format == "none":
             # Nothing is printed: simulate without recording a trace (the same events, run for run;
             # the headless run), and say only why it stopped early, if it did.

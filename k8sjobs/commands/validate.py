@@ -25,6 +25,7 @@ from k8sjobs.api.yamlio import MAX_BYTES
 from k8sjobs.sim import check_manifest
 
 from ..i18n import _
+from ._input import Unreadable, read_input
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
@@ -32,27 +33,6 @@ EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
     p.add_argument("file", metavar="FILE", help=_("a Job or CronJob manifest, YAML or JSON ('-' for standard input)"))
-
-
-class _Unreadable(Exception):
-    """The input could not be read at all."""
-
-
-def _read(path: str) -> tuple[bytes, str]:
-    if path == "-":
-        return sys.stdin.buffer.read(MAX_BYTES + 1), "<stdin>"
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(MAX_BYTES + 1), path
-    except FileNotFoundError:
-        raise _Unreadable(_("{path}: no such file").format(path=path)) from None
-    except IsADirectoryError:
-        raise _Unreadable(_("{path}: is a directory, not a manifest file").format(path=path)) from None
-    except PermissionError:
-        raise _Unreadable(_("{path}: permission denied").format(path=path)) from None
-    except OSError as exc:
-        # TRANSLATORS: {error} is the operating system's message.
-        raise _Unreadable(_("{path}: cannot be read: {error}").format(path=path, error=exc.strerror or exc)) from None
 
 
 def _decode_line(err: FieldError) -> str:
@@ -88,9 +68,9 @@ def check(data: bytes | str, source: str) -> tuple[int, list[str]]:
 def handle(args: argparse.Namespace) -> int:
     """Read, default and validate the manifest; print the verdict."""
     try:
-        data, source = _read(args.file)
+        data, source = read_input(args.file, MAX_BYTES)
         status, lines = check(data, source)
-    except _Unreadable as exc:
+    except Unreadable as exc:
         print(f"validate: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     except (KeyboardInterrupt, BrokenPipeError):
