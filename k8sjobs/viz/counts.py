@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.i18n import N_, _, pgettext
+from k8sjobs.i18n import Np_, _, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, StatusSummary
 
@@ -42,17 +42,19 @@ VIEW = "counts"
 
 SERIES: tuple[tuple[str, str, str, str], ...] = (
     # (status field, legend name (marked; shown with series_name), dash, marker symbol)
-    ("active", N_("active"), "solid", "circle"),
-    ("ready", N_("ready"), "dot", "square-open"),
-    ("succeeded", N_("succeeded"), "dash", "square"),
-    ("failed", N_("failed"), "longdash", "x"),
-    ("terminating", N_("terminating"), "dashdot", "diamond"),
+    # TRANSLATORS: the legend of the Counts view names the status counters, as its table's columns
+    # (ACTIVE, READY, SUCCEEDED, FAILED, TERMINATING) do: a count of pods, not one pod's state.
+    ("active", Np_("counts legend", "active"), "solid", "circle"),
+    ("ready", Np_("counts legend", "ready"), "dot", "square-open"),
+    ("succeeded", Np_("counts legend", "succeeded"), "dash", "square"),
+    ("failed", Np_("counts legend", "failed"), "longdash", "x"),
+    ("terminating", Np_("counts legend", "terminating"), "dashdot", "diamond"),
 )
 
 
 def series_name(name: str) -> str:
     """A series' legend name in the current language."""
-    return _(name)
+    return pgettext("counts legend", name)
 _COLOR = {"active": OUTCOME_STYLE["running"].color, "ready": "#56B4E9", "succeeded": OUTCOME_STYLE["succeeded"].color,
           "failed": OUTCOME_STYLE["failed"].color, "terminating": OUTCOME_STYLE["terminating"].color}
 MARKERS_UP_TO = 60

@@ -307,7 +307,7 @@ class Explorer:
         self.menus_note.add_class("k8sjobs-fork-note")
         self.exit_code = W.IntText(value=1, description=_("Exit code"), style=_WIDE,
                                    tooltip=_("The exit code the pod's container fails with (0-255)"),
-                                   layout=W.Layout(width="150px"))
+                                   layout=W.Layout(width="180px"))  # ru "Код завершения" and a 3-digit box
         self.fail_pod_button = _button(_("Fail pod"), _("The pod's container exits now with this exit code"),
                                        button_style="danger")
         self.evict_pod_button = _button(_("Evict pod"), _("Evict through the Eviction API: DisruptionTarget, then a "
@@ -319,7 +319,7 @@ class Explorer:
                                                        "40 to 60 s later"), button_style="danger")
         self.add_node_button = _button(_("Add node"), _("Add a Ready node to the cluster"))
         self.fail_creates = W.IntText(value=2, description=_("Creations"), tooltip=_("How many pod creations fail"),
-                                      layout=W.Layout(width="160px"))
+                                      style=_WIDE, layout=W.Layout(width="190px"))  # ru "Число созданий" is 100 px
         self.fail_creates_button = _button(_("Fail next creations"), _("The next N pod creations fail with an API "
                                                                     "error"))
         self.quota = W.IntText(value=2, description=_("Pod quota"), style=_WIDE,
