@@ -38,6 +38,8 @@ from .api.types import CronJob, Job, Pod, share_on_deepcopy
 from .clock import EventHeap, FakeClock
 from .cluster.cluster import DEFAULT_PODS_PER_NODE, Cluster
 from .cluster.workload import parse_workload
+from .controller.cronjob import CronJobController, StoreCronJobControl, StoreJobControl
+from .controller.cronjob.utils import load_location
 from .controller.job_controller import (
     JOB_POD_INDEX,
     SETTLED_FAILED,
@@ -53,6 +55,7 @@ from .ids import IdSource
 
 PRIORITY_WORKER = 20
 PRIORITY_ORPHAN_WORKER = 21
+PRIORITY_CRONJOB_WORKER = 22
 PRIORITY_TTL_WORKER = 25
 PRIORITY_ADOPT = 30
 """A snapshot's nodes take its pods over after the controller's first sync at that instant."""
@@ -76,6 +79,8 @@ class SimConfig:
     scheduling_latency: float = 0.0
     node_lost_delay: float = 40.0
     manual: bool = False
+    controller_zone: str = "UTC"
+    """kube-controller-manager's own time zone: where a CronJob schedule without a time zone is evaluated."""
 
     __deepcopy__ = share_on_deepcopy
 
@@ -91,6 +96,9 @@ class SimConfig:
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 86400:
                 problems.append(f"{name}: must be a number of seconds between 0 and 86400, got {v!r}")
+        if not isinstance(self.controller_zone, str) or load_location(self.controller_zone) is None:
+            problems.append(f"controller_zone: must be an IANA time zone name such as UTC or Europe/Berlin, "
+                            f"got {self.controller_zone!r}")
         if problems:
             raise ValueError("invalid simulation settings: " + "; ".join(problems))
 
@@ -216,6 +224,13 @@ class LimitReached:
     """When the run started: 0, or a snapshot's instant (``max_time`` counts from 0 either way)."""
 
 
+@dataclass(slots=True)
+class Downtime:
+    """When the simulated kube-controller-manager is stopped: its workers do nothing before ``until``."""
+
+    until: float = 0.0
+
+
 class Worker:
     """One controller's worker as kube-controller-manager runs it, on the simulation's heap.
 
@@ -226,9 +241,10 @@ class Worker:
     lighter queues). Controllers are registered with :meth:`Simulation.register_worker`.
     """
 
-    __slots__ = ("name", "heap", "clock", "priority", "drain", "process", "pending", "scheduled")
+    __slots__ = ("name", "heap", "clock", "priority", "drain", "process", "pending", "scheduled", "down")
 
-    def __init__(self, name: str, heap: EventHeap, clock: FakeClock, priority: int, drain: bool) -> None:
+    def __init__(self, name: str, heap: EventHeap, clock: FakeClock, priority: int, drain: bool,
+                 down: Downtime | None = None) -> None:
         self.name = name
         self.heap = heap
         self.clock = clock
@@ -239,6 +255,7 @@ class Worker:
         self.pending: Callable[[], int] = lambda: 0
         """How many keys are ready (what wakes a one-key-per-event worker again)."""
         self.scheduled = False
+        self.down = down if down is not None else Downtime()
 
     def bind(self, process: Callable[[], Any], pending: Callable[[], int] | None = None) -> Worker:
         """Give the worker its controller's processing function (and the queue length); returns it."""
@@ -248,13 +265,19 @@ class Worker:
         return self
 
     def kick(self) -> None:
-        """Run soon (at the current time, at the worker's priority) unless already due."""
+        """Run soon (at the current time, at the worker's priority) unless already due; while the
+        controller manager is down, when it is back."""
         if not self.scheduled:
             self.scheduled = True
-            self.heap.call_at(self.clock.now(), self._work, priority=self.priority, label=self.name)
+            self.heap.call_at(max(self.clock.now(), self.down.until), self._work, priority=self.priority,
+                              label=self.name)
 
     def _work(self) -> None:
         self.scheduled = False
+        if self.clock.now() < self.down.until:
+            # Stopped while this run was due: the work waits for the restart.
+            self.kick()
+            return
         if self.drain:
             while self.process():
                 pass
@@ -446,12 +469,14 @@ class Simulation:
             config = replace(config, **settings)
         self.config = config
         self.snapshot = job if isinstance(job, Snapshot) else None
-        loaded = load_jobs(job)
+        loaded = load_objects(job)
         for label, manifest in loaded:
             check_workload(manifest, label)
-        self.manifests: tuple[Job, ...] = tuple(m for _, m in loaded)
+        self.manifests: tuple[Job, ...] = tuple(m for _, m in loaded if isinstance(m, Job))
         """Every Job the run starts with, in the order they are created."""
-        self.manifest = self.manifests[0]
+        self.cronjob_manifests: tuple[CronJob, ...] = tuple(m for _, m in loaded if isinstance(m, CronJob))
+        """Every CronJob the run starts with (their Jobs come as they are scheduled)."""
+        self.manifest = self.manifests[0] if self.manifests else job_of_template(self.cronjob_manifests[0])
         self.clock = FakeClock(self.snapshot.now if self.snapshot is not None else 0.0)
         self.heap = EventHeap(self.clock)
         self.store = APIStore(self.clock, ids=ids or IdSource(config.seed),
@@ -479,7 +504,9 @@ class Simulation:
         """Live pods of the Job summed over its reconcile cycles (what ``Budget.max_pod_cycles`` counts)."""
         self.workers: dict[str, Worker] = {}
         """The controllers' workers by name, in the order they were registered (see :class:`Worker`)."""
-        for kind in ("Job", "Pod", "Node", "Event"):
+        self.downtime = Downtime()
+        """When the simulated kube-controller-manager is stopped (see :meth:`stop_controllers`)."""
+        for kind in ("Job", "Pod", "Node", "Event", "CronJob"):
             self.store.watch(kind, self._on_watch)
 
         inf_sched = None if config.manual else self.heap
@@ -503,6 +530,19 @@ class Simulation:
         self.ttl = TTLAfterFinishedController(jobs=self.job_informer, client=StoreJobClient(self.store),
                                               clock=self.clock, queue=ttl_queue, emit=self._emit)
         ttl_worker.bind(self.ttl.process_next_work_item)
+        self.cronjob_controller: CronJobController | None = None
+        self.cronjob_informer: Informer | None = None
+        if self.cronjob_manifests:
+            # The CronJob controller (a run without CronJobs does not start it: nothing would wake it).
+            self.cronjob_informer = Informer(self.store, "CronJob", inf_sched, lag=config.informer_lag)
+            cron_worker = self.register_worker("cronjob-controller", PRIORITY_CRONJOB_WORKER)
+            cron_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(cron_worker))
+            self.cronjob_controller = CronJobController(
+                cronjobs=self.cronjob_informer, jobs=self.job_informer, job_control=StoreJobControl(self.store),
+                cronjob_control=StoreCronJobControl(self.store),
+                recorder=StoreEventRecorder(self.store, self.clock, "cronjob-controller"), clock=self.clock,
+                queue=cron_queue, emit=self._emit, zone=config.controller_zone)
+            cron_worker.bind(self.cronjob_controller.process_next_work_item, cron_queue.__len__)
         self.cluster: Cluster | None = None
         if not config.manual:
             node_names = self.snapshot.node_names() or None if self.snapshot is not None else None
@@ -515,8 +555,9 @@ class Simulation:
                 error = first_error(check_manifest(job))
                 if error is not None:
                     raise error
-            created_all = [self._create_job(m, label) for label, m in loaded]
-            created = created_all[0]
+            made = [self._create_job(m, label) for label, m in loaded]
+            created_all = [c for c in made if isinstance(c, Job)]
+            created = created_all[0] if created_all else None
         else:
             created = self.snapshot.job
             created_all = [created]
@@ -527,9 +568,10 @@ class Simulation:
                 pods = list(self.snapshot.pods)
                 self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, pods), priority=PRIORITY_ADOPT,
                                   label="cluster:adopt")
-        self.job_key = key_func(created)
-        """The first Job's key (``namespace/name``): what actions act on unless told another Job."""
-        self.job_uid = created.metadata.uid
+        self.job_key = key_func(created) if created is not None else ""
+        """The first Job's key (``namespace/name``): what actions act on unless told another Job ("" when the
+        run starts with CronJobs only)."""
+        self.job_uid = created.metadata.uid if created is not None else ""
         for c in created_all:
             self.job_uids.setdefault(key_func(c), c.metadata.uid)
 
@@ -544,7 +586,7 @@ class Simulation:
                 fixed = [replace(e, field=e.field.replace("spec.template.metadata", "metadata", 1)) for e in errors]
                 raise InvalidError("Pod", pod.metadata.name, fixed)
 
-    def _create_job(self, job: Job, label: str = "") -> Job:
+    def _create_job(self, job: APIObject, label: str = "") -> APIObject:
         meta = job.metadata
         if not meta.namespace:
             job = replace(job, metadata=replace(meta, namespace="default"))
@@ -552,12 +594,12 @@ class Simulation:
             return self.store.create(job)
         except APIError as exc:
             if exc.field_errors:
-                raise InvalidError("Job", job.metadata.name, exc.field_errors, label) from None
+                raise InvalidError(job.kind, job.metadata.name, exc.field_errors, label) from None
             raise SimulationError(f"{label}: {exc}" if label else str(exc)) from None
 
     def _emit(self, kind: str, /, **fields: Any) -> None:
-        # Budgets count across all objects: every Job's syncs are cycles of the run.
-        if kind == "sync.end":
+        # Budgets count across all objects: every Job's and CronJob's syncs are cycles of the run.
+        if kind == "sync.end" or kind == "cronjob.sync.end":
             self.cycles += 1
         elif kind == "sync.begin":
             self.pod_cycles += self._pods_a_sync_reads(fields.get("job", self.job_key))
@@ -606,7 +648,7 @@ class Simulation:
         """
         if name in self.workers:
             raise ValueError(f"a worker named {name!r} is registered already")
-        worker = self.workers[name] = Worker(name, self.heap, self.clock, priority, drain)
+        worker = self.workers[name] = Worker(name, self.heap, self.clock, priority, drain, self.downtime)
         return worker
 
     def _on_ready(self, worker: Worker) -> Callable[[], None] | None:
@@ -684,7 +726,10 @@ class Simulation:
 
     @property
     def finished(self) -> bool:
-        """Every Job of the run is Complete or Failed, or gone."""
+        """Every Job of the run is Complete or Failed, or gone (a run with a CronJob never finishes: its
+        schedule goes on; such a run ends at its time limit)."""
+        if self.cronjob_manifests:
+            return False
         for key in self.job_uids:
             ns, _, name = key.partition("/")
             job = self.store.try_get("Job", ns, name)
@@ -940,6 +985,63 @@ class Simulation:
         self._update_spec(target, **{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
         self._record("edit", manifest=yamlio_dump(new))
 
+    def stop_controllers(self, seconds: float) -> None:
+        """Stop the simulated kube-controller-manager for ``seconds``: no controller syncs anything until
+        then (their queues keep what comes in); the nodes, the kubelet and the API server go on."""
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 < seconds <= 366 * 86400:
+            raise SimulationError(f"seconds: must be a number of seconds between 0 and 31622400, got {seconds!r}")
+        self.downtime.until = max(self.downtime.until, self.clock.now() + seconds)
+        self._record("stop_controllers", seconds=seconds)
+
+    def _cronjob(self, name: str | None) -> CronJob:
+        names = [c.metadata.name for c in self.cronjob_manifests]
+        if not names:
+            raise SimulationError("this run has no CronJob")
+        name = names[0] if name is None else name
+        ns = next((c.metadata.namespace or "default" for c in self.cronjob_manifests if c.metadata.name == name),
+                  None)
+        cur = self.store.try_get("CronJob", ns, name) if ns is not None else None
+        if cur is None:
+            raise SimulationError(f'cronjob "{name}" not found; CronJobs of this run: {", ".join(names)}')
+        return cur
+
+    def _update_cronjob(self, name: str | None, **changes: Any) -> None:
+        cur = self._cronjob(name)
+        new = replace(cur, spec=replace(cur.spec, **changes), metadata=replace(cur.metadata, resource_version=""))
+        try:
+            self.store.update(new)
+        except APIError as exc:
+            if exc.field_errors:
+                raise InvalidError("CronJob", cur.metadata.name, exc.field_errors) from None
+            raise SimulationError(str(exc)) from None
+
+    def suspend_cronjob(self, cronjob: str | None = None) -> None:
+        """Set the CronJob's spec.suspend = true (no new Jobs; running ones go on)."""
+        self._update_cronjob(cronjob, suspend=True)
+        self._record_cron("suspend_cronjob", cronjob)
+
+    def resume_cronjob(self, cronjob: str | None = None) -> None:
+        """Set the CronJob's spec.suspend = false."""
+        self._update_cronjob(cronjob, suspend=False)
+        self._record_cron("resume_cronjob", cronjob)
+
+    def set_schedule(self, schedule: str, cronjob: str | None = None) -> None:
+        """Change the CronJob's spec.schedule (validated as the API server does)."""
+        if not isinstance(schedule, str):
+            raise SimulationError(f"schedule: must be a cron schedule (text), got {schedule!r}")
+        self._update_cronjob(cronjob, schedule=schedule)
+        self._record_cron("set_schedule", cronjob, schedule=schedule)
+
+    def set_time_zone(self, time_zone: str | None, cronjob: str | None = None) -> None:
+        """Change the CronJob's spec.timeZone (an IANA name; None: the controller's own zone)."""
+        self._update_cronjob(cronjob, time_zone=time_zone)
+        self._record_cron("set_time_zone", cronjob, time_zone=time_zone)
+
+    def _record_cron(self, action: str, cronjob: str | None, /, **kwargs: Any) -> None:
+        if cronjob is not None:
+            kwargs["cronjob"] = cronjob
+        self._record(action, **kwargs)
+
     def delete_job(self, propagation: str = "Background", job: str | None = None) -> None:
         """``kubectl delete job`` (Background: the garbage collector then deletes the pods)."""
         if propagation not in ("Background", "Foreground", "Orphan"):
@@ -993,10 +1095,11 @@ def yamlio_dump(job: Job) -> str:
 
 ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_node", "fail_next_creates",
                      "set_pod_quota", "set_informer_lag", "set_status_conflicts", "suspend", "resume", "scale",
-                     "edit", "delete_job"})
+                     "edit", "delete_job", "stop_controllers", "suspend_cronjob", "resume_cronjob", "set_schedule",
+                     "set_time_zone"})
 """Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
 
 __all__ = ["ACTIONS", "Action", "Budget", "DEFAULT_MAX_CYCLES", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_PODS",
            "DEFAULT_MAX_POD_CYCLES", "DEFAULT_MAX_TIME", "BudgetError", "LimitReached", "DecodeError", "InvalidError", "SimConfig", "Simulation", "SimulationError",
-           "Checked", "Manifest", "as_submitted", "check_manifest", "check_workload", "first_error", "load_job", "load_jobs",
+           "APIObject", "Checked", "Downtime", "Manifest", "Worker", "as_submitted", "check_manifest", "check_workload", "first_error", "job_of_template", "load_job", "load_jobs", "load_objects",
            "validate"]

@@ -239,7 +239,9 @@ def test_a_bad_manifest_gives_a_clear_message_and_a_non_zero_exit(tmp_path: Path
     pytest.param(["--until", "-5"], 1, "run: --until: must be between 0 and 3.1536e+07 seconds, got -5",
                  id="a negative until"),
     pytest.param(["--until", "nan"], 1, "run: --until: must be between 0 and", id="until not a number"),
-    pytest.param(["--until", "soon"], 2, "argument --until: invalid float value: 'soon'", id="until in words"),
+    pytest.param(["--until", "soon"], 2, "argument --until: 'soon' is not a duration: give seconds (90) or a number "
+                 "with a unit: 90s, 15m, 3h, 7d, 1h30m", id="until in words"),
+    pytest.param(["--until", "7d1"], 2, "argument --until: '7d1' is not a duration", id="until with a number left over"),
     pytest.param(["--until", "5", "--until-finished"], 2, "argument --until-finished: not allowed with argument --until",
                  id="until and until-finished together"),
     pytest.param(["--seed", "x"], 2, "argument --seed: invalid int value: 'x'", id="a seed in words"),

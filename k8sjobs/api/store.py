@@ -40,8 +40,8 @@ FOREGROUND_DELETION_FINALIZER = "foregroundDeletion"
 DEFAULT_TERMINATION_GRACE_PERIOD = 30
 GENERATE_NAME_ATTEMPTS = 8
 
-RESOURCES = {"Job": "jobs.batch", "Pod": "pods", "Node": "nodes", "Event": "events"}
-_SHORT_RESOURCES = {"Job": "jobs", "Pod": "pods", "Node": "nodes", "Event": "events"}
+RESOURCES = {"Job": "jobs.batch", "Pod": "pods", "Node": "nodes", "Event": "events", "CronJob": "cronjobs.batch"}
+_SHORT_RESOURCES = {"Job": "jobs", "Pod": "pods", "Node": "nodes", "Event": "events", "CronJob": "cronjobs"}
 _CLUSTER_SCOPED = {"Node"}
 
 
@@ -254,7 +254,8 @@ class APIStore:
             raise already_exists(RESOURCES[kind], name)
         now = self.clock.now()
         meta = evolve(meta, name=name, namespace=ns, uid=self.ids.uid(kind), creation_timestamp=now,
-                      resource_version=self._next_rv(), generation=1 if kind == "Job" else meta.generation,
+                      resource_version=self._next_rv(),
+                      generation=1 if kind in ("Job", "CronJob") else meta.generation,
                       deletion_timestamp=None, deletion_grace_period_seconds=None)
         if kind == "Pod" and not obj.status.phase:
             # The pod strategy starts every pod in phase Pending.
@@ -263,6 +264,8 @@ class APIStore:
             obj = evolve(obj, metadata=meta)
         if kind == "Job":
             obj = self._admit(lambda: admission.admit_job_create(obj), obj)
+        elif kind == "CronJob":
+            obj = self._admit(lambda: admission.admit_cronjob_create(obj), obj)
         return self._store(kind, obj, None, "create")
 
     def _admit_pod_create(self, pod: Pod, ns: str) -> None:
@@ -316,6 +319,8 @@ class APIStore:
             new = self._admit(lambda: admission.admit_job_update(cur, new), new)
             if new.spec != cur.spec:
                 new = evolve(new, metadata=evolve(new.metadata, generation=cur.metadata.generation + 1))
+        elif obj.kind == "CronJob":
+            new = self._admit(lambda: admission.admit_cronjob_update(cur, new), new)
         if new == cur:
             return cur  # a no-op write does not bump the resourceVersion
         new = evolve(new, metadata=evolve(new.metadata, resource_version=self._next_rv()))
@@ -458,25 +463,28 @@ class APIStore:
     # ------------------------------------------------------------------ garbage collector
 
     def _dependents(self, owner: Any) -> list[Any]:
+        # A Job owns pods; a CronJob owns Jobs.
         uid = owner.metadata.uid
-        return [p for p in self._objects["Pod"].values()
+        kind = "Job" if owner.kind == "CronJob" else "Pod"
+        return [p for p in self._objects[kind].values()
                 if p.metadata.namespace == owner.metadata.namespace
                 and any(r.uid == uid for r in p.metadata.owner_references)]
 
-    def _delete_dependent(self, pod: Pod) -> None:
-        if pod.metadata.deletion_timestamp is None and self.try_get("Pod", pod.metadata.namespace, pod.metadata.name):
-            self.delete("Pod", pod.metadata.namespace, pod.metadata.name)
+    def _delete_dependent(self, dep: Any) -> None:
+        if dep.metadata.deletion_timestamp is None and self.try_get(dep.kind, dep.metadata.namespace,
+                                                                    dep.metadata.name):
+            self.delete(dep.kind, dep.metadata.namespace, dep.metadata.name)
 
     def _orphan_dependents(self, owner: Any) -> None:
         uid = owner.metadata.uid
         for dep in self._dependents(owner):
             refs = tuple(r for r in dep.metadata.owner_references if r.uid != uid)
-            self.patch("Pod", dep.metadata.namespace, dep.metadata.name,
+            self.patch(dep.kind, dep.metadata.namespace, dep.metadata.name,
                        lambda o, refs=refs: evolve(o, metadata=evolve(o.metadata, owner_references=refs)),
                        verb="orphan")
 
     def _after_removal(self, kind: str, obj: Any) -> None:
-        if kind == "Job":
+        if kind in ("Job", "CronJob"):
             # Background propagation: the garbage collector deletes what the Job owned.
             for dep in self._dependents(obj):
                 self._delete_dependent(dep)

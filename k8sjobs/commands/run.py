@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 
 from ..api.errors import DecodeError, InvalidError
@@ -26,6 +27,28 @@ from ._input import Unreadable, read_input
 
 FOREVER = 365 * 24 * 3600.0
 
+_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|d|h|m|s)")
+
+
+def duration(text: str) -> float:
+    """Simulated seconds from ``90``, ``90s``, ``15m``, ``3h``, ``7d`` or ``1h30m`` (argparse type)."""
+    value = text.strip()
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    pos, total = 0, 0.0
+    for m in _DURATION.finditer(value):
+        if m.start() != pos:
+            break
+        total += float(m.group(1)) * _UNITS[m.group(2)]
+        pos = m.end()
+    if not value or pos != len(value):
+        raise argparse.ArgumentTypeError(_("{value!r} is not a duration: give seconds (90) or a number with a "
+                                           "unit: 90s, 15m, 3h, 7d, 1h30m").format(value=text))
+    return total
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's arguments."""
@@ -36,7 +59,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--informer-lag", type=float, default=0.0, help=_("seconds the controller's caches trail the "
                                                                       "API server (default 0)"))
     until = p.add_mutually_exclusive_group()
-    until.add_argument("--until", type=float, metavar="SECONDS", help=_("stop after this many simulated seconds"))
+    until.add_argument("--until", type=duration, metavar="DURATION",
+                       help=_("stop after this much simulated time: seconds, or with units (90s, 15m, 3h, 7d, "
+                              "1h30m)"))
     until.add_argument("--until-finished", action="store_true",
                        help=_("run until the Job finishes and nothing is left to do (the default)"))
     p.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES,
@@ -218,8 +243,10 @@ def cli_message(limit: LimitReached, command: str = "run") -> str:
 
 
 def run_to_json(run: Run, command: str = "run") -> dict:
-    """``{"job", "seed", "cycles", "events", "final": {"status", "lastStatus", "finishedAt", ...}}``.
+    """``{"job", "seed", "cycles", "events", "final": {"status", "lastStatus", "finishedAt", ...}, "objects"}``.
 
+    The first keys are about the run's first object (its Job, or a CronJob and its syncs); ``objects``
+    lists every object the run ends with, in creation order: ``{"kind", "namespace", "name", "status"}``.
     ``status`` is the Job's status at the end (null once it was deleted); ``lastStatus`` is the
     last status it had, also when the TTL controller deleted it, so the outcome stays visible;
     ``limit`` names the limit that stopped the run early (null if none did).
@@ -230,18 +257,18 @@ def run_to_json(run: Run, command: str = "run") -> dict:
     final = tr.final_job
     last = last_job_status(run)
     finished_at = None
-    if last is not None:
+    if last is not None and tr.kind == "Job":
         for c in last.conditions:
             if c.type in ("Complete", "Failed") and c.status == "True":
                 finished_at = c.last_transition_time
                 break
     limit = tr.limit
     objects = []
-    for each in run.cluster.jobs():
-        status = each.final_job.status if each.final_job is not None else None
-        if status is not None or each.final_job is not None:
-            objects.append({"kind": "Job", "namespace": each.job_key.partition("/")[0], "name": each.job_name,
-                            "status": to_dict(status) if status is not None else {}})
+    for each in run.cluster.traces.values():
+        # The objects the run ends with, in creation order, with their status as the API server returns it.
+        if each.final_job is not None:
+            objects.append({"kind": each.kind, "namespace": each.job_key.partition("/")[0], "name": each.job_name,
+                            "status": to_dict(each.final_job.status)})
     return {
         "job": tr.job_name,
         "seed": tr.seed,

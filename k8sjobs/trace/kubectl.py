@@ -346,7 +346,7 @@ def pod_template_lines(template: PodTemplateSpec) -> list[str]:
     return lines
 
 
-def _event_lines(events: list, now: float) -> list[str]:
+def _event_lines(events: list, now: float, source: str = "job-controller") -> list[str]:
     """DescribeEvents: one row per Event object (its count, its latest message), oldest last-seen first."""
     groups: dict[str, list] = {}
     for e in events:
@@ -367,7 +367,7 @@ def _event_lines(events: list, now: float) -> list[str]:
     rows.sort(key=lambda r: (r[0], r[1]))
     # kubectl flushes its tabwriter before the table: the table is aligned on its own.
     return ["\f", "Events:", "  Type\tReason\tAge\tFrom\tMessage", "  ----\t------\t----\t----\t-------"] + [
-        f"  {typ}\t{reason}\t{age}\tjob-controller\t{message}" for _, _, typ, reason, age, message in rows]
+        f"  {typ}\t{reason}\t{age}\t{source}\t{message}" for _, _, typ, reason, age, message in rows]
 
 
 def describe_lines(job: Job, events: list, now: float) -> list[str]:
@@ -833,6 +833,73 @@ def get_job(trace: Trace, cycle: int | None = None, output: str | None = None) -
         row.append(",".join(_text(v) for v in values) if values else "<none>")
     cells.append(row)
     return tabwrite("\n".join("\t".join(r) for r in cells), **_TABLE)
+
+
+def _cronjob_row(cj: Any, now: float, name: str) -> list[str]:
+    spec, st = cj.spec, cj.status
+    last = human_duration(now - st.last_schedule_time) if st.last_schedule_time is not None else "<none>"
+    created = cj.metadata.creation_timestamp or 0.0
+    return [name, spec.schedule, spec.time_zone or "<none>", "True" if spec.suspend else "False",
+            str(len(st.active)), last, human_duration(now - created)]
+
+
+def get_cronjobs_and_jobs(cronjobs: Iterable[Trace], jobs: Iterable[Trace]) -> str:
+    """``kubectl get cronjob,jobs`` at the end of a run: the CronJobs (NAME, SCHEDULE, TIMEZONE, SUSPEND,
+    ACTIVE, LAST SCHEDULE, AGE), then the Jobs that still exist, each name with its resource as kubectl
+    prints a listing of two kinds (``cronjob.batch/nightly``, ``job.batch/nightly-29453765``)."""
+    blocks = []
+    rows = [["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"]]
+    for tr in cronjobs:
+        if tr.final_job is not None:
+            rows.append(_cronjob_row(tr.final_job, tr.end_t, f"cronjob.batch/{tr.job_name}"))
+    if len(rows) > 1:
+        blocks.append(tabwrite("\n".join("\t".join(r) for r in rows), **_TABLE))
+    rows = [["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]]
+    for tr in jobs:
+        if tr.final_job is not None:
+            row = _table_row(tr.final_job, tr.end_t, wide=False)
+            rows.append([f"job.batch/{row[0]}", *row[1:]])
+    if len(rows) > 1:
+        blocks.append(tabwrite("\n".join("\t".join(r) for r in rows), **_TABLE))
+    return "\n\n".join(blocks) if blocks else "No resources found in default namespace."
+
+
+def describe_cronjob(trace: Trace) -> str:
+    """``kubectl describe cronjob NAME`` at the end of the run (kubectl's describeCronJob fields, in its order:
+    Name, Namespace, Labels, Annotations, Schedule, (Time Zone), Concurrency Policy, Suspend, the history
+    limits, Starting Deadline Seconds, the Job template's Selector, Parallelism, Completions, (Active
+    Deadline Seconds), Pod Template, Last Schedule Time, Active Jobs, Events)."""
+    cj, now = trace.final_job, trace.end_t
+    if cj is None:
+        return f'Error from server (NotFound): cronjobs.batch "{trace.job_name}" not found'
+    spec, st, meta = cj.spec, cj.status, cj.metadata
+    job_spec = spec.job_template.spec
+
+    def unset(v: Any) -> str:
+        return "<unset>" if v is None else str(v)
+
+    lines = [f"Name:\t{meta.name}", f"Namespace:\t{meta.namespace}"]
+    lines += _labels_lines("Labels", meta.labels)
+    lines += _annotation_lines("Annotations", meta.annotations)
+    lines.append(f"Schedule:\t{spec.schedule}")
+    if spec.time_zone is not None:
+        lines.append(f"Time Zone:\t{spec.time_zone}")
+    lines += [f"Concurrency Policy:\t{spec.concurrency_policy}",
+              f"Suspend:\t{'True' if spec.suspend else 'False'}",
+              f"Successful Job History Limit:\t{unset(spec.successful_jobs_history_limit)}",
+              f"Failed Job History Limit:\t{unset(spec.failed_jobs_history_limit)}",
+              "Starting Deadline Seconds:\t" + (f"{spec.starting_deadline_seconds}s"
+                                                 if spec.starting_deadline_seconds is not None else "<unset>"),
+              f"Selector:\t{format_selector(job_spec.selector) if job_spec.selector is not None else '<unset>'}",
+              f"Parallelism:\t{unset(job_spec.parallelism)}", f"Completions:\t{unset(job_spec.completions)}"]
+    if job_spec.active_deadline_seconds is not None:
+        lines.append(f"Active Deadline Seconds:\t{job_spec.active_deadline_seconds}s")
+    lines += pod_template_lines(job_spec.template)
+    if st.last_schedule_time is not None:
+        lines.append(f"Last Schedule Time:\t{_date(st.last_schedule_time)}")
+    lines.append(f"Active Jobs:\t{', '.join(r.name for r in st.active) or '<none>'}")
+    lines += _event_lines(list(trace.events), now, "cronjob-controller")
+    return _align(lines)
 
 
 def get_jobs(traces: Iterable[Trace]) -> str:

@@ -28,7 +28,9 @@ from .records import (
     pod_index,
 )
 
-_NOT_DECISIONS = {"sync.begin", "sync.end"}
+_NOT_DECISIONS = {"sync.begin", "sync.end", "cronjob.sync.begin", "cronjob.sync.end"}
+CRONJOB_PREFIX = "cronjob/"
+"""A CronJob's trace is keyed ``cronjob/namespace/name`` in a run's traces (a Job may share its name)."""
 _NOT_FIELDS = ("t", "job")
 
 
@@ -85,6 +87,9 @@ class Trace:
     _histories_at: int = field(default=-1, repr=False)
     cluster: ClusterTrace | None = field(default=None, repr=False, compare=False)
     """The run's whole record (every object's trace, the order of all syncs); None for a trace read alone."""
+    kind: str = "Job"
+    """The object this trace follows: a Job, or a CronJob (whose cycles are its controller's syncs:
+    ``created``/``deleted`` name Jobs, ``after.active`` counts its active Jobs)."""
 
     def __len__(self) -> int:
         return len(self.cycles)
@@ -260,12 +265,16 @@ class ClusterTrace:
 
     @property
     def first(self) -> Trace:
-        """The first Job's trace (a run of one Job has only this one)."""
+        """The first object's trace: the first Job's (a run of one Job has only this one), or a CronJob's."""
         return next(iter(self.traces.values()))
 
     def jobs(self) -> list[Trace]:
         """Every Job's trace, in creation order."""
-        return list(self.traces.values())
+        return [t for t in self.traces.values() if t.kind == "Job"]
+
+    def cronjobs(self) -> list[Trace]:
+        """Every CronJob's trace, in creation order."""
+        return [t for t in self.traces.values() if t.kind == "CronJob"]
 
     def trace_of(self, name: str | None = None) -> Trace:
         """The trace of the Job called ``name`` (or ``namespace/name``; None: the first).
@@ -325,6 +334,9 @@ class Recorder:
             self._new_trace(key, job)
             if job is not None:
                 self._change(WatchEvent("ADDED", "Job", job))
+        for cj in sim.store.objects("CronJob"):
+            self._new_cronjob_trace(cj)
+            self._change(WatchEvent("ADDED", "CronJob", cj))
         # A snapshot's pods were there before the run: they are part of its starting world.
         for key in sim.job_uids:
             for pod in sim.pods(key):
@@ -355,6 +367,18 @@ class Recorder:
         self._by_uid[uid] = key
         return tr
 
+    def _new_cronjob_trace(self, cj: Any) -> Trace:
+        sim = self.sim
+        from ..sim import job_of_template
+
+        key = f"{cj.metadata.namespace}/{cj.metadata.name}"
+        tr = Trace(job_name=cj.metadata.name, job_key=key, job_uid=cj.metadata.uid, seed=sim.config.seed,
+                   config=sim.config, manifest=job_of_template(cj), kind="CronJob")
+        tr.changes, tr._checkpoints, tr.cluster = self.changes, self.checkpoints, self.cluster
+        self.traces[CRONJOB_PREFIX + key] = tr
+        self._by_uid[cj.metadata.uid] = CRONJOB_PREFIX + key
+        return tr
+
     def state(self) -> RecorderState:
         """What :meth:`resume` needs to go on from here (take it between heap events)."""
         if self._open is not None:
@@ -383,7 +407,7 @@ class Recorder:
         for key, cycles, events, notes in per_job:
             was = old[key]
             tr = Trace(job_name=was.job_name, job_key=was.job_key, job_uid=was.job_uid, seed=was.seed,
-                       config=was.config, manifest=was.manifest)
+                       config=was.config, manifest=was.manifest, kind=was.kind)
             tr.start_t, tr.snapshot_at, tr.initial_changes = was.start_t, was.snapshot_at, was.initial_changes
             tr.changes, tr._checkpoints, tr.cluster = rec.changes, rec.checkpoints, rec.cluster
             tr.cycles, tr.events, tr.notes = was.cycles[:cycles], was.events[:events], was.notes[:notes]
@@ -412,11 +436,11 @@ class Recorder:
             return
         if ev.kind == "Pod" and ev.type == "ADDED":
             self._note_owner(ev.obj)
-        elif ev.kind == "Job" and ev.type == "ADDED" and self.traces:
+        elif ev.kind == "Job" and ev.type == "ADDED" and (self.traces or self.sim.cronjob_manifests):
             key = f"{ev.obj.metadata.namespace}/{ev.obj.metadata.name}"
             if key not in self.traces or self.traces[key].job_uid != ev.obj.metadata.uid:
                 # A Job created during the run (by a CronJob, or re-created): it gets its own trace.
-                self._new_trace(key, ev.obj, like=self.trace)
+                self._new_trace(key, ev.obj, like=self.trace if self.traces else None)
         seq = len(self.changes)
         self.changes.append(Change(seq, self.sim.clock.now(), ev.type, ev.kind, ev.obj.metadata.name, ev.obj, ev.old))
 
@@ -434,7 +458,12 @@ class Recorder:
             tr.events.append(EventRecord(self.sim.clock.now(), e.type, e.reason, e.message, cycle, e.metadata.name))
 
     def _targets(self, fields: dict[str, Any]) -> list[Trace]:
-        """The traces a note belongs to: its Job's, its pod's Job's, else every Job's (a node, the cluster)."""
+        """The traces a note belongs to: its CronJob's, its Job's, its pod's Job's, else every Job's (a node,
+        the cluster)."""
+        if isinstance(fields.get("cronjob"), str):
+            tr = self.traces.get(CRONJOB_PREFIX + fields["cronjob"])
+            if tr is not None:
+                return [tr]
         key = fields.get("job")
         if key is None and isinstance(fields.get("pod"), str):
             key = self._owner.get(fields["pod"])
@@ -448,6 +477,10 @@ class Recorder:
         return [tr] if tr is not None else []
 
     def _on_emit(self, rule: str, fields: dict[str, Any]) -> None:
+        cron = fields.get("cronjob")
+        if cron is not None and rule.startswith("cronjob."):
+            self._on_cronjob_emit(rule, fields, CRONJOB_PREFIX + cron)
+            return
         job = fields.get("job")
         o = self._open
         if rule == "sync.begin" and job in self.traces:
@@ -471,11 +504,48 @@ class Recorder:
             for tr in self._targets(fields):
                 tr.notes.append(Note(fields["t"], rule, note_fields, len(tr.cycles)))
 
+    def _on_cronjob_emit(self, rule: str, fields: dict[str, Any], key: str) -> None:
+        o = self._open
+        tr = self.traces.get(key)
+        if tr is None:
+            return
+        if rule == "cronjob.sync.begin":
+            self._open = {"key": key, "t": fields["t"], "decisions": [], "change_start": len(self.changes),
+                          "before": StatusSummary(), "observed": {}, "events_start": len(tr.events)}
+            return
+        if o is not None and o["key"] == key and rule == "cronjob.sync.end":
+            self._close(fields)
+            return
+        # "t" stays: some CronJob decisions carry a time of their own (a Job's completion time).
+        data = {k: v for k, v in fields.items() if k != "cronjob"}
+        if o is not None and o["key"] == key:
+            o["decisions"].append(Decision(rule, data))
+            return
+        tr.notes.append(Note(fields["t"], rule, data, len(tr.cycles)))
+
+    def _close_cronjob(self, o: dict[str, Any], tr: Trace) -> Cycle:
+        result = self.sim.cronjob_controller.last_result if self.sim.cronjob_controller is not None else None
+        ns, _, name = tr.job_key.partition("/")
+        cj = self.sim.store.try_get("CronJob", ns, name)
+        active = len(cj.status.active) if cj is not None else 0
+        return Cycle(
+            index=len(tr.cycles) + 1, t=o["t"], observed={}, decisions=tuple(o["decisions"]),
+            created=tuple(result.created) if result else (), created_indexes=(),
+            deleted=tuple(result.deleted) if result else (), before=o["before"],
+            after=StatusSummary(active=active), events=tuple(tr.events[o["events_start"]:]),
+            error=result.error if result else None, requeue_after=result.requeue_after if result else None,
+            skipped=None, change_start=o["change_start"], change_end=len(self.changes),
+            position=self.sim.events_run + 1, parallelism=None, completions=None, expectations=(0, 0, 0, 0),
+            satisfied=True, suspended=bool(cj.spec.suspend) if cj is not None else False)
+
     def _close(self, fields: dict[str, Any]) -> None:
         o = self._open
         self._open = None
         key = o["key"]
         tr = self.traces[key]
+        if tr.kind == "CronJob":
+            self._append(tr, key, self._close_cronjob(o, tr))
+            return
         result = self.sim.controller.last_result
         ns, _, name = key.partition("/")
         job = self.sim.store.try_get("Job", ns, name)
@@ -492,6 +562,9 @@ class Recorder:
             expectations=(int(o["observed"].get("expect_add", 0)), int(o["observed"].get("expect_del", 0)),
                           int(fields.get("expect_add", 0)), int(fields.get("expect_del", 0))),
             satisfied=bool(o["observed"].get("satisfied", True)), suspended=bool(spec.suspend))
+        self._append(tr, key, cycle)
+
+    def _append(self, tr: Trace, key: str, cycle: Cycle) -> None:
         tr.cycles.append(cycle)
         self.cluster.syncs.append((key, cycle.index))
         self._cycle_count += 1
@@ -502,11 +575,12 @@ class Recorder:
         """Seal the traces at the simulation's current time; returns the first Job's."""
         sim = self.sim
         now, actions = sim.clock.now(), list(sim.actions)
-        for key, tr in self.traces.items():
-            ns, _, name = key.partition("/")
-            job = sim.store.try_get("Job", ns, name)
+        for tr in self.traces.values():
+            ns, _, name = tr.job_key.partition("/")
+            job = sim.store.try_get(tr.kind, ns, name)
             tr.end_t = now
             tr.final_job = job if job is None or job.metadata.uid == tr.job_uid else None
-            tr.finished = job is None or is_job_finished(job) or job.metadata.uid != tr.job_uid
+            tr.finished = (job is None or job.metadata.uid != tr.job_uid
+                           or (tr.kind == "Job" and is_job_finished(job)))
             tr.actions = actions
         return self.trace

@@ -26,6 +26,13 @@ HEADLINE_ORDER = (
     "create.plan", "backoff.wait", "backoff.wait_index", "create.wait_terminating", "expectations.unsatisfied",
     "sync.skip.managed_by", "sync.skip.finished", "sync.skip.not_found", "sync.skip.unknown_mode",
     "status.write_failed", "track.counted", "create.no_pending_index",
+    # a CronJob's syncs
+    "cronjob.sync.error", "cronjob.create.failed", "cronjob.create.namespace_terminating", "cronjob.create",
+    "cronjob.create.exists", "cronjob.skip.forbid", "cronjob.replace.get_failed", "cronjob.delete.failed",
+    "cronjob.delete", "cronjob.schedule.too_many_missed", "cronjob.skip.too_late", "cronjob.skip.suspended",
+    "cronjob.skip.deleting", "cronjob.skip.unknown_time_zone", "cronjob.skip.unparseable",
+    "cronjob.skip.invalid_schedule", "cronjob.skip.already_processed", "cronjob.sync.not_found",
+    "cronjob.active.saw_completed", "cronjob.active.missing", "cronjob.schedule.none_due", "cronjob.requeue",
 )
 
 

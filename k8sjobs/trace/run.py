@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..api.snapshot import Snapshot
-from ..api.types import Job
+from ..api.types import CronJob, Job
 from ..i18n import _
 from ..sim import (
     DEFAULT_MAX_CYCLES,
@@ -33,7 +33,7 @@ from ..sim import (
     Simulation,
     fewer_gc_passes,
     load_job,
-    load_jobs,
+    load_objects,
 )
 from .recorder import ClusterTrace, Recorder, RecorderState, Trace, WorldState
 from .records import Cycle
@@ -112,10 +112,10 @@ class Run:
         elif settings:
             config = replace(config, **settings)
         if isinstance(manifest, Snapshot):
-            self.source: Job | Snapshot | tuple[Job, ...] = manifest
+            self.source: Job | CronJob | Snapshot | tuple[Job | CronJob, ...] = manifest
         else:
-            jobs = tuple(j for _, j in load_jobs(manifest))
-            self.source = jobs[0] if len(jobs) == 1 else jobs
+            objects = tuple(o for _, o in load_objects(manifest))
+            self.source = objects[0] if len(objects) == 1 else objects
         """What every rebuild of this run starts from: the manifest (its Jobs), or a real cluster's snapshot."""
         self.manifest = load_job(self.source)
         self.config = config

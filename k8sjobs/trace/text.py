@@ -11,17 +11,20 @@ from typing import Any
 
 from ..api.serialize import format_time
 from ..i18n import _, display_width, join_list, ljust, ngettext, pgettext, rjust
-from .kubectl import describe_job, get_job, get_jobs, human_duration
+from .kubectl import describe_cronjob, describe_job, get_cronjobs_and_jobs, get_job, get_jobs, human_duration
 from .recorder import ClusterTrace, Trace
 from .records import Cycle
 
 # Decisions worth a line of their own under a cycle (the rest stay in JSON).
 SHOWN_RULES = ("manage.want_active", "create.", "scale_down", "delete.", "suspend.", "backoff.", "deadline.",
                "decision.", "condition.", "finish.", "expectations.unsatisfied", "sync.skip.", "sync.error",
-               "status.write_failed", "track.counted", "track.cap", "pods.")
+               "status.write_failed", "track.counted", "track.cap", "pods.", "cronjob.")
+_NOT_SHOWN = ("cronjob.jobs.listed",)
 
 
 def _shown(rule: str) -> bool:
+    if rule in _NOT_SHOWN:
+        return False
     return any(rule == r or (r.endswith(".") and rule.startswith(r)) for r in SHOWN_RULES)
 
 
@@ -57,17 +60,19 @@ def cycle_header() -> str:
     return f"{rjust(cycle, 5)}  {rjust(t, 10)}  {cols}  {why}"
 
 
-def cycle_line(c: Cycle) -> str:
-    """One fixed-width line: cycle number, time, status after the sync, and the headline reason."""
+def cycle_line(c: Cycle, kind: str = "Job") -> str:
+    """One fixed-width line: cycle number, time, status after the sync, and the headline reason (a
+    CronJob's sync: its active Jobs, the pod counters left empty)."""
     a = c.after
-    values = (a.active, a.ready, a.succeeded, a.failed, a.terminating)
+    values = (a.active, a.ready, a.succeeded, a.failed, a.terminating) if kind == "Job" else (
+        a.active, "-", "-", "-", "-")
     cols = " ".join(f"{v:>{w}}" for v, w in zip(values, _counter_widths(_titles())))
     return f"{c.index:>5}  {c.t:>10.3f}  {cols}  {c.headline.reason}"
 
 
-def render_cycle(c: Cycle, *, details: bool = True) -> str:
+def render_cycle(c: Cycle, *, details: bool = True, kind: str = "Job") -> str:
     """A cycle line plus its decisions and events, indented."""
-    lines = [cycle_line(c)]
+    lines = [cycle_line(c, kind)]
     head = c.headline
     if details:
         for d in c.decisions:
@@ -120,17 +125,24 @@ def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None
     """A run as text: one Job as :func:`render_trace` renders it; several Jobs with every sync in the
     order it ran, each line naming its object (``job/a``), then ``kubectl get jobs`` and a
     ``kubectl describe job`` of each."""
-    traces = cluster.jobs()
-    if len(traces) == 1:
+    traces = list(cluster.traces.values())
+    if len(traces) == 1 and traces[0].kind == "Job":
         return render_trace(traces[0], details=details, limit=limit)
     first = traces[0]
     cfg = first.config
-    names = join_list([f"job.batch/{tr.job_name}" for tr in traces])
+    crons = [tr for tr in traces if tr.kind == "CronJob"]
+    names = join_list([f"{tr.kind.lower()}.batch/{tr.job_name}" for tr in traces[:5]]
+                      + ([_("{n} more").format(n=len(traces) - 5)] if len(traces) > 5 else []))
     # TRANSLATORS: the first line of a trace of several Jobs; {names} lists them; seed=, nodes= and
     # informer-lag= name the run's settings (keep them as they are).
     lines = [_("k8sjobs run: {names}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
         names=names, seed=first.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node, lag=f"{cfg.informer_lag:g}")]
-    objects = [f"job/{tr.job_name}" for tr in traces]
+    if crons:
+        # TRANSLATORS: the second line of a trace with a CronJob: when t=0 is on the wall clock and the zone of
+        # kube-controller-manager (where a schedule without a time zone is evaluated); {zone} stays as it is.
+        lines.append(_("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
+            start=format_time(first.start_t) if first.start_t else format_time(0.0), zone=cfg.controller_zone))
+    objects = [f"{tr.kind.lower()}/{tr.job_name}" for tr in traces]
     width = max(display_width(o) for o in objects)
     # TRANSLATORS: a column title of the trace table of several Jobs: which object the sync served.
     head = pgettext("trace column", "OBJECT")
@@ -139,17 +151,25 @@ def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None
     syncs = cluster.syncs if limit is None else cluster.syncs[:limit]
     for key, index in syncs:
         tr = cluster.traces[key]
-        text = render_cycle(tr.cycles[index - 1], details=details)
+        text = render_cycle(tr.cycles[index - 1], details=details, kind=tr.kind)
         head, _nl, rest = text.partition("\n")
-        lines.append(f"{'job/' + tr.job_name:<{width}}  {head}")
+        label = f"{tr.kind.lower()}/{tr.job_name}"
+        lines.append(f"{label:<{width}}  {head}")
         if rest:
             lines.extend(f"{'':<{width}}  {ln}" for ln in rest.split("\n"))
     if limit is not None and len(cluster.syncs) > limit:
         more = len(cluster.syncs) - limit
         lines.append(ngettext("... {n} more cycle", "... {n} more cycles", more).format(n=more))
-    lines += ["", "$ kubectl get jobs", get_jobs(traces)]
-    for tr in traces:
-        lines += ["", f"$ kubectl describe job {tr.job_name}", describe_job(tr)]
+    jobs = [tr for tr in traces if tr.kind == "Job"]
+    if crons:
+        lines += ["", "$ kubectl get cronjob,jobs", get_cronjobs_and_jobs(crons, jobs)]
+        for tr in crons:
+            lines += ["", f"$ kubectl describe cronjob {tr.job_name}", describe_cronjob(tr)]
+    else:
+        lines += ["", "$ kubectl get jobs", get_jobs(jobs)]
+    for tr in jobs:
+        if tr.final_job is not None or not crons:
+            lines += ["", f"$ kubectl describe job {tr.job_name}", describe_job(tr)]
     return "\n".join(lines) + "\n"
 
 
