@@ -14,7 +14,7 @@ from k8sjobs.api.informer import EventHandlers, Informer, owner_uid_index
 from k8sjobs.api.store import FOREGROUND_DELETION_FINALIZER, APIStore, WatchEvent
 from k8sjobs.api.types import Job, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus, evolve
 from k8sjobs.clock import EventHeap, FakeClock
-from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT, ControllerExpectations
+from k8sjobs.controller.controller_utils import EXPECTATIONS_TIMEOUT, ControllerExpectations
 from k8sjobs.controller.workqueue import ItemExponentialFailureRateLimiter, RateLimitingQueue
 from k8sjobs.sim import load_job
 
