@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "lite"))
+# litepage (tests/lite) and the tools it imports as a package (tools/lite.py)
+sys.path[:0] = [str(ROOT / "tests" / "lite"), str(ROOT)]
 
 import litepage  # noqa: E402
 
