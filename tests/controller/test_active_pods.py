@@ -26,7 +26,8 @@ from k8sjobs.controller.controller_utils import (
     ready_since,
     sort_active_pods,
 )
-from k8sjobs.controller.job.job_controller import active_pods_for_removal, plan_removal
+from k8sjobs.controller.job.indexed_job_utils import PRESTEP_RULE_IDS
+from k8sjobs.controller.job.job_controller import ALL_REMAINING, active_pods_for_removal, plan_removal
 from k8sjobs.controller.pod_util import (
     count_ready_pods,
     count_terminating_pods,
@@ -36,7 +37,13 @@ from k8sjobs.controller.pod_util import (
     is_pod_ready,
     is_pod_terminating,
 )
-from k8sjobs.trace.reasons import ORDER_RULE_SENTENCES, removal_reasons, removal_text
+from k8sjobs.trace.reasons import (
+    ORDER_RULE_SENTENCES,
+    WHY_SENTENCES,
+    removal_reasons,
+    removal_text,
+    why_sentence,
+)
 
 # ----------------------------------------------------------------------------------------
 # Classification
@@ -186,6 +193,12 @@ def test_every_rule_has_a_sentence_and_a_unique_id():
     assert len(set(ids)) == len(ids)
     assert set(ORDER_RULE_SENTENCES) == {*ids, "name"}
     assert ORDER_RULE_SENTENCES["unassigned-first"] == "unassigned pods go first"
+
+
+def test_every_indexed_pre_step_and_all_has_a_sentence():
+    assert set(WHY_SENTENCES) == {*ORDER_RULE_SENTENCES, *PRESTEP_RULE_IDS, ALL_REMAINING}
+    assert why_sentence("index-out-of-range", {"index": 7, "completions": 5}) == (
+        "index 7 is out of range for completions 5")
 
 
 def test_a_pod_is_not_before_itself():

@@ -17,22 +17,10 @@ from k8sjobs.clock import EventHeap, FakeClock
 from k8sjobs.controller.controller_utils import EXPECTATIONS_TIMEOUT, ControllerExpectations
 from k8sjobs.controller.workqueue import ItemExponentialFailureRateLimiter, RateLimitingQueue
 from k8sjobs.sim import load_job
+from tests.manifests import job_manifest
 
 NS = "default"
-JOB_YAML = """apiVersion: batch/v1
-kind: Job
-metadata:
-  name: j
-spec:
-  parallelism: 2
-  completions: 4
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-"""
+JOB_YAML = job_manifest("j", completions=4, parallelism=2)
 
 
 # ----------------------------------------------------------------------------- one-line builders
