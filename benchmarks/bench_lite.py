@@ -34,28 +34,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "lite"))
+# litepage (tests/lite) and the tools it imports as a package (tools/lite.py)
+sys.path[:0] = [str(ROOT / "tests" / "lite"), str(ROOT)]
 
 import litepage  # noqa: E402
 
+from tests.manifests import DURATION, FAIL_RATE, job_manifest  # noqa: E402
+
 GOAL_MB = 70.0
 
-SPEED_JOB = """apiVersion: batch/v1
-kind: Job
-metadata: {name: speed}
-spec:
-  completions: 40
-  parallelism: 8
-  backoffLimit: 100
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/duration: "10s..30s"
-        sim.k8sjobs.io/fail-rate: "0.2"
-    spec:
-      containers: [{name: w, image: busybox}]
-      restartPolicy: Never
-"""
+SPEED_JOB = job_manifest("speed", completions=40, parallelism=8, spec={"backoffLimit": 100}, container="w",
+                         annotations={DURATION: "10s..30s", FAIL_RATE: "0.2"})
 SPEED = f"""
 import time
 from k8sjobs import Run

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from k8sjobs import viz  # noqa: E402
 from k8sjobs.trace import Run  # noqa: E402
+from tests.manifests import DURATION, FAIL_RATE, job_manifest  # noqa: E402
 
 CACHE = ROOT / "artifacts" / "bench"
 BUDGET_MS = {1000: 50.0, 10000: 500.0}
@@ -34,25 +35,8 @@ REPEATS = 5
 
 def manifest(completions: int, parallelism: int) -> str:
     """A NonIndexed Job of 20-40 s pods, 2% of which fail."""
-    return f"""apiVersion: batch/v1
-kind: Job
-metadata:
-  name: bench-{completions}
-spec:
-  completions: {completions}
-  parallelism: {parallelism}
-  backoffLimit: 1000000
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/duration: "20s..40s"
-        sim.k8sjobs.io/fail-rate: "0.02"
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-"""
+    return job_manifest(f"bench-{completions}", completions=completions, parallelism=parallelism,
+                        spec={"backoffLimit": 1000000}, annotations={DURATION: "20s..40s", FAIL_RATE: "0.02"})
 
 
 def _source_hash() -> str:

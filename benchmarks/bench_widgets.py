@@ -27,24 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-MANIFEST = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: wide
-spec:
-  completions: 2000
-  parallelism: 1000
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/duration: "30s..60s"
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: worker
-        image: busybox
-"""
+from tests.manifests import DURATION, job_manifest  # noqa: E402
+
+MANIFEST = job_manifest("wide", completions=2000, parallelism=1000, annotations={DURATION: "30s..60s"}, container="worker")
 
 TARGET_MS = 50.0
 FORK_GOAL_MS = 100.0

@@ -38,18 +38,12 @@ from .api.types import CronJob, Job, Pod, share_on_deepcopy
 from .clock import EventHeap, FakeClock
 from .cluster.cluster import DEFAULT_PODS_PER_NODE, Cluster
 from .cluster.workload import parse_workload
+from .controller.controller_utils import StorePodControl, key_func
 from .controller.cronjob import CronJobController, StoreCronJobControl, StoreJobControl
 from .controller.cronjob.utils import load_location
-from .controller.job_controller import (
-    JOB_POD_INDEX,
-    SETTLED_FAILED,
-    JobController,
-    StoreJobClient,
-    is_job_finished,
-    key_func,
-)
-from .controller.pod_control import StorePodControl
-from .controller.ttl_after_finished import TTLAfterFinishedController
+from .controller.job.job_controller import JOB_POD_INDEX, SETTLED_FAILED, JobController, StoreJobClient
+from .controller.job.util.utils import is_job_finished
+from .controller.ttlafterfinished.ttlafterfinished_controller import TTLAfterFinishedController
 from .controller.workqueue import RateLimitingQueue
 from .ids import IdSource
 

@@ -40,6 +40,8 @@ import jupytext
 import nbformat
 import pytest
 
+from tools import translations
+
 ROOT = Path(__file__).resolve().parents[1]
 EN = ROOT / "notebooks" / "en"
 
@@ -48,19 +50,6 @@ EN = ROOT / "notebooks" / "en"
 LESSON_STEMS = sorted(p.stem for p in EN.glob("[0-9][0-9]-*.ipynb"))
 
 FINAL_SECTIONS = ["Summary", "Words", "Further reading", "Checking the answers"]
-
-
-def _translations_tool():
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
 
 
 def _headings(learn: str, why: str, final: list[str]) -> dict:
@@ -74,8 +63,8 @@ HEADINGS = {
     "zh-CN": _headings("**你将学到**：", "为什么", ["小结", "术语", "延伸阅读", "核对答案"]),
     "ru": _headings("**Вы узнаете:**", "Зачем это нужно", ["Итоги", "Термины", "Что почитать", "Проверка ответов"]),
 }
-HEADINGS["zh-TW"] = {k: (_translations_tool().convert_text(v) if isinstance(v, str)
-                         else [_translations_tool().convert_text(x) for x in v])
+HEADINGS["zh-TW"] = {k: (translations.convert_text(v) if isinstance(v, str)
+                         else [translations.convert_text(x) for x in v])
                      for k, v in HEADINGS["zh-CN"].items()}
 ANSWER_CALLS = (".check(", ".confirm(", ".reveal(")
 LEAK = re.compile(r"Verdict\(|\bAnswer: |\bCorrect: |\bNot quite: ")
@@ -420,7 +409,7 @@ def test_the_checker_refuses_a_translated_lesson_with_english_headings(language:
 
 
 def test_the_zh_tw_headings_are_the_zh_cn_ones_as_the_generator_converts_them() -> None:
-    tool = _translations_tool()
+    tool = translations
     zh_cn = in_language("zh-CN").replace("  name: python3\n---\n", "  name: python3\nk8sjobs:\n  language: zh-CN\n---\n", 1)
     zh_tw = tool.zh_tw_lesson(zh_cn, "07-a-lesson.md")
     assert shape_problems(notebook(zh_tw), number="07", language="zh-TW") == []

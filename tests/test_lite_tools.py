@@ -6,7 +6,6 @@ The built site itself is tested by tests/lite (the ``lite`` stage of tools/test.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import json
 import re
@@ -16,20 +15,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+from tools import binder_links, lite, lite_pyc, lock
 
-import lite  # noqa: E402
-import lock  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 MARKERS = lock.pyodide_markers("3.14.2")
-
-
-def _module(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def make_wheel(path: Path, name: str, version: str, requires: list[str], files: dict[str, str]) -> Path:
@@ -157,7 +147,7 @@ def test_the_server_serves_modules_and_webassembly_with_the_types_browsers_insis
 
 
 def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
-    pyc = _module("lite_pyc")
+    pyc = lite_pyc
     wheel = make_wheel(tmp_path, "alpha", "1.0", [], {"alpha/__init__.py": "X = 1\n"})
     pyc.add_to_wheel(str(wheel), {"alpha/__pycache__/__init__.cpython-314.pyc": b"\x00" * 16})
     with zipfile.ZipFile(io.BytesIO(wheel.read_bytes())) as z:
@@ -168,7 +158,7 @@ def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
 
 
 def test_the_readme_points_at_the_published_site_under_the_two_commands():
-    links = _module("binder_links")
+    links = binder_links
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert links.lite_link() in readme, "run: python3 tools/binder_links.py --write"
     assert links.pages_url("k8sjobs/k8sjobs") == "https://k8sjobs.github.io/k8sjobs/"

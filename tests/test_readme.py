@@ -4,7 +4,6 @@ open their language's start page, and the lessons command opens the language ask
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import os
 import signal
 import socket
@@ -14,15 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tools import binder_links
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-
-
-def _binder_links():
-    spec = importlib.util.spec_from_file_location("binder_links", ROOT / "tools" / "binder_links.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_readme_starts_with_the_lessons_command_and_the_test_command() -> None:
@@ -36,7 +30,7 @@ def test_ci_runs_the_readmes_test_command() -> None:
 
 
 def test_the_binder_badges_are_generated_from_the_repository_address() -> None:
-    links = _binder_links()
+    links = binder_links
     assert links.badges() in README, "run: python3 tools/binder_links.py --write"
     repo = links.repository()
     assert f"mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks/en/00-start-here.ipynb" in README
@@ -44,7 +38,7 @@ def test_the_binder_badges_are_generated_from_the_repository_address() -> None:
 
 
 def test_the_badges_point_at_the_start_page_that_exists() -> None:
-    assert (ROOT / _binder_links().START).is_file()
+    assert (ROOT / binder_links.START).is_file()
 
 
 # ----------------------------------------------------------------------------- one README per language
@@ -53,7 +47,7 @@ LANGUAGES = ("en", "zh-CN", "zh-TW", "ru")
 
 
 def _readme(language: str) -> str:
-    return (ROOT / _binder_links().README[language]).read_text(encoding="utf-8")
+    return (ROOT / binder_links.README[language]).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
@@ -67,7 +61,7 @@ def test_each_languages_readme_starts_with_its_lessons_command_and_the_test_comm
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_readme_has_the_generated_badges_of_its_language_and_links_every_other_language(language: str) -> None:
-    links = _binder_links()
+    links = binder_links
     path = ROOT / links.README[language]
     assert path.read_text(encoding="utf-8") == links.expected()[path], \
         "run: .venv/bin/python tools/binder_links.py --write (README.zh-TW.md is generated from README.zh-CN.md)"
@@ -82,7 +76,7 @@ def test_each_readme_has_the_generated_badges_of_its_language_and_links_every_ot
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_readmes_jupyterlite_line_links_a_section_that_exists(language: str) -> None:
-    links = _binder_links()
+    links = binder_links
     target = links.lite_limits(language)
     page, fragment = target.split("#")
     text = (ROOT / page).read_text(encoding="utf-8") if page else _readme(language)
@@ -99,7 +93,7 @@ def test_each_readmes_jupyterlite_line_links_a_section_that_exists(language: str
     ("What is where", "#what-is-where"),
 ])
 def test_a_heading_gets_the_fragment_github_gives_it(heading: str, fragment: str) -> None:
-    assert _binder_links().anchor(heading) == fragment
+    assert binder_links.anchor(heading) == fragment
 
 
 def test_the_zh_tw_readme_is_the_zh_cn_one_in_taiwan_chinese() -> None:
@@ -113,7 +107,7 @@ def test_the_zh_tw_readme_is_the_zh_cn_one_in_taiwan_chinese() -> None:
 def test_each_badge_opens_a_start_page_that_exists_or_is_awaiting_translation(language: str) -> None:
     from test_translations import AWAITING
 
-    start = ROOT / _binder_links().start(language)
+    start = ROOT / binder_links.start(language)
     assert start.is_file() or (language != "en" and "00-start-here" in AWAITING[language]), start
 
 

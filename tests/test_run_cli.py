@@ -13,29 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.manifests import DURATION, START_LATENCY, job_manifest
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "examples" / "docs"
 BACKOFF = DOCS / "job-pod-failure-backoff.yaml"  # 8 failures in pairs, Failed at ~546 s
 
-GOOD = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: pi
-spec:
-  completions: 3
-  parallelism: 2
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/start-latency: "2s"
-        sim.k8sjobs.io/duration: "5s..9s"
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: pi
-        image: perl:5.34.0
-"""
+GOOD = job_manifest("pi", completions=3, parallelism=2, annotations={START_LATENCY: "2s", DURATION: "5s..9s"},
+                    container="pi", image="perl:5.34.0")
 
 
 def run(args: list[str], stdin: bytes | None = None, hash_seed: str | None = None) -> subprocess.CompletedProcess:

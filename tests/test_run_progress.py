@@ -6,17 +6,9 @@ import io
 
 from k8sjobs.commands.run import ProgressBar
 from k8sjobs.trace import Run
+from tests.manifests import DURATION, job_manifest
 
-LONG = """apiVersion: batch/v1
-kind: Job
-metadata: {name: long}
-spec:
-  completions: 3000
-  parallelism: 300
-  template:
-    metadata: {annotations: {sim.k8sjobs.io/duration: "20s"}}
-    spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}
-"""
+LONG = job_manifest("long", completions=3000, parallelism=300, annotations={DURATION: "20s"})
 
 
 def test_a_long_run_draws_a_bar_with_its_share_of_completions_and_erases_it(monkeypatch) -> None:

@@ -17,30 +17,20 @@ The checker is tested on small bad examples below, so it cannot pass by accident
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tools import translations
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 EN = NOTEBOOKS / "en"
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
-
-
-t = _tool()
+t = translations
 
 # Lessons not translated yet, per language translated by hand (zh-TW follows zh-CN). ONE place:
 # a translator deletes the lesson's line in the commit that adds the translation. An entry for a

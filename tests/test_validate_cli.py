@@ -9,23 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.manifests import job_manifest
+
 ROOT = Path(__file__).resolve().parents[1]
 
-GOOD = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: pi
-spec:
-  backoffLimit: 4
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: pi
-        image: perl:5.34.0
-        command: ["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"]
-"""
+GOOD = job_manifest("pi", spec={"backoffLimit": 4}, container="pi", image="perl:5.34.0",
+                    command=["perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"])
 
 
 def run(args: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:

@@ -71,15 +71,11 @@ def start(language: str = "en") -> str:
 
 
 def _translations():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
+    if __package__:
+        from . import translations
+    else:  # python tools/binder_links.py: tools/ is sys.path[0]
+        import translations
+    return translations
 
 
 def _alt(language: str) -> tuple[str, str, str]:

@@ -178,15 +178,11 @@ def check(md: Path) -> list[str]:
 
 def _translations():
     """tools/translations.py (zh-TW from zh-CN), loaded as a module."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("k8sjobs_translations_tool", ROOT / "tools" / "translations.py")
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
+    if __package__:
+        from . import translations
+    else:  # python tools/build_lessons.py: tools/ is sys.path[0]
+        import translations
+    return translations
 
 
 def with_zh_tw(files: list[Path]) -> list[Path]:

@@ -52,8 +52,10 @@ from email.parser import HeaderParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import lock  # noqa: E402  (tools/lock.py: the pins and how they were made)
+if __package__:
+    from . import lock  # tools/lock.py: the pins and how they were made
+else:  # python tools/lite.py: tools/ is sys.path[0]
+    import lock
 
 VENV = ROOT / ".venv-lite"
 SITE = ROOT / "_site"

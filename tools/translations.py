@@ -25,7 +25,6 @@ import argparse
 import ast
 import difflib
 import hashlib
-import importlib.util
 import io
 import keyword
 import re
@@ -535,11 +534,11 @@ def problems_of(path: Path) -> list[str]:
 
 @cache
 def _i18n_tool():
-    spec = importlib.util.spec_from_file_location("k8sjobs_i18n_tool", ROOT / "tools" / "i18n.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    spec.loader.exec_module(module)
-    return module
+    if __package__:
+        from . import i18n
+    else:  # python tools/translations.py: tools/ is sys.path[0]
+        import i18n
+    return i18n
 
 
 @cache

@@ -3,7 +3,7 @@
 Mirrors ``validateIndexesFormat`` in pkg/apis/batch/validation/validation.go: a
 comma-separated list of indexes and ``a-b`` intervals, strictly increasing, each below
 ``completions``. (The controller's own parser is lenient instead; see
-:mod:`k8sjobs.controller.indexed_job_utils`.)
+:mod:`k8sjobs.controller.job.indexed_job_utils`.)
 """
 
 from __future__ import annotations

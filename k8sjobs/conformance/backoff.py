@@ -27,15 +27,15 @@ from k8sjobs.api.types import (
     PodSpec,
     PodStatus,
 )
-from k8sjobs.controller.backoff_utils import (
+from k8sjobs.controller.job.backoff_utils import (
     DEFAULT_JOB_POD_FAILURE_BACKOFF,
     MAX_JOB_POD_FAILURE_BACKOFF,
     BackoffRecord,
     BackoffStore,
-    get_finished_time,
     get_remaining_time,
     get_remaining_time_per_index,
 )
+from k8sjobs.controller.pod_util import get_finished_time
 
 NOW = 1_000_000_000.0
 """The fixed "now" of every case."""

@@ -27,14 +27,14 @@ from k8sjobs.api.types import (
     SuccessPolicy,
     SuccessPolicyRule,
 )
-from k8sjobs.controller.indexed_job_utils import (
+from k8sjobs.controller.job.indexed_job_utils import (
     OrderedIntervals,
     calculate_succeeded_indexes,
     first_pending_indexes,
     get_completion_index,
     parse_indexes_from_string,
 )
-from k8sjobs.controller.success_policy import match_success_policy
+from k8sjobs.controller.job.success_policy import match_success_policy
 
 NOW = 1_000_000_000.0
 """The fixed "now" of every case (only used to mark pods as terminating)."""

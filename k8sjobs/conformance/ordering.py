@@ -27,7 +27,8 @@ from k8sjobs.api.types import (
     PodSpec,
     PodStatus,
 )
-from k8sjobs.controller.active_pods import plan_removal
+from k8sjobs.controller.job.job_controller import plan_removal
+from k8sjobs.trace.reasons import removal_reasons
 
 NOW = 1_000_000_000.0
 """The fixed "now" of every case."""
@@ -76,5 +77,5 @@ def run_case(case_input: dict[str, Any]) -> dict[str, Any]:
     return {
         "deleted": plan.deleted_names,
         "order": [p.metadata.name for p in plan.order],
-        "reasons": plan.reasons,
+        "reasons": removal_reasons(plan),
     }

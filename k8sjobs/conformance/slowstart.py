@@ -14,8 +14,8 @@ from ..api.apierrors import NAMESPACE_TERMINATING_CAUSE, APIError, Reason
 from ..api.informer import Informer
 from ..api.types import Job
 from ..clock import FakeClock
-from ..controller.job_controller import JobController, key_func
-from ..controller.pod_control import FakePodControl
+from ..controller.controller_utils import FakePodControl, key_func
+from ..controller.job.job_controller import JobController
 from ..hooks import Collector
 from . import _build
 from .defaults import default_case_job

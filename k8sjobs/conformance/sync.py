@@ -15,9 +15,9 @@ from ..api.apierrors import APIError, Reason, conflict
 from ..api.informer import Informer
 from ..api.types import JOB_COMPLETION_INDEX_ANNOTATION, Job
 from ..clock import FakeClock
-from ..controller import backoff_utils as bu
-from ..controller.job_controller import JobController, key_func
-from ..controller.pod_control import FakePodControl
+from ..controller.controller_utils import FakePodControl, key_func
+from ..controller.job import backoff_utils as bu
+from ..controller.job.job_controller import JobController
 from . import _build
 from .defaults import default_case_job
 

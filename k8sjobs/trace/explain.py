@@ -23,7 +23,7 @@ from typing import Any
 from ..api.serialize import to_dict
 from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
-from ..controller import backoff_utils as bu
+from ..controller.job import backoff_utils as bu
 from ..i18n import _, join_clauses, join_list, ngettext
 from ..sim import Budget, SimConfig, Simulation
 from .recorder import Recorder

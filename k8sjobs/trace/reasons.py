@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..controller.active_pods import why_sentence
+from ..controller.job.job_controller import ALL_REMAINING, RemovalPlan
 from ..i18n import N_, Nn_, _, join_list, ngettext
 
 
@@ -52,9 +52,69 @@ def T(text: str | tuple[str, str], count: str = "", derive: Callable | None = No
     return Template(text, count, derive)
 
 
+# --------------------------------------------------------------------------------------
+# Why a pod is deleted: the deletion order's rules, the Indexed pre-steps, "all"
+# --------------------------------------------------------------------------------------
+
+ORDER_RULE_SENTENCES: dict[str, str] = {
+    "unassigned-first": N_("unassigned pods go first"),
+    # TRANSLATORS: Pending, Unknown and Running are pod phases (stay English).
+    "earlier-phase-first": N_("Pending pods go before Unknown ones, Unknown before Running"),
+    "not-ready-first": N_("pods that are not ready go first"),
+    "recently-ready-first": N_("the pod ready for less time goes first (unset time first)"),
+    "more-restarts-first": N_("the pod with more container restarts goes first"),
+    "more-sidecar-restarts-first": N_("with equal restarts, the pod with more sidecar restarts goes first"),
+    "newer-first": N_("the newer pod goes first (unset creation time first)"),
+    "name": N_("tied on every rule (upstream may take either; k8sjobs takes names in order)"),
+}
+"""Rule id of the deletion order (:data:`k8sjobs.controller.controller_utils.ORDER_RULES` and
+``name``, our tie-breaker) -> its learner sentence (English, marked: show it with ``_()``)."""
+
+PRESTEP_RULES: dict[str, str] = {
+    "no-index": N_("no valid completion index"),
+    "index-out-of-range": N_("index {index} is out of range for completions {completions}"),
+    "duplicate-index": N_("duplicate index {index}"),
+}
+"""Indexed Jobs remove these pods before anything else, whatever the number to remove (English,
+marked: show with ``_(...).format(index=..., completions=...)``); the ids are
+:data:`k8sjobs.controller.job.indexed_job_utils.PRESTEP_RULE_IDS`."""
+
+WHY_SENTENCES: dict[str, str] = {**ORDER_RULE_SENTENCES, **PRESTEP_RULES,
+                                 ALL_REMAINING: N_("every remaining pod had to go")}
+"""Every reason a removal can have (deletion-order rules, pre-steps, ``all``) -> its sentence."""
+
+def why_sentence(rule_id: str, numbers: Mapping[str, Any] | None = None) -> str:
+    """The sentence of a removal reason in the current language (``numbers`` fill a pre-step's)."""
+    text = WHY_SENTENCES.get(rule_id)
+    return rule_id if text is None else _(text).format_map(dict(numbers or {}))
+
+
 def deletion_sentence(order_rule: str, fields: Mapping[str, Any]) -> str:
     """Why a scale-down picked a pod (a deletion-order rule or a pre-step), in the current language."""
-    return why_sentence(order_rule, dict(fields))
+    return why_sentence(order_rule, fields)
+
+
+def removal_reasons(plan: RemovalPlan) -> dict[str, str]:
+    """Pod name -> ``"deleted: <why>"`` in the current language, for every pod the plan deletes."""
+    return {name: _("deleted: {why}").format(why=why_sentence(rule, numbers))
+            for name, (rule, numbers) in plan.why.items()}
+
+
+def removal_text(plan: RemovalPlan) -> str:
+    """A stable, readable explanation of a plan: one line per pod, in deletion order."""
+    lines = []
+    for name, rule_id in plan.prestep:
+        why = why_sentence(rule_id, plan.why[name][1])
+        lines.append(_("{pod}: deleted first: {why}").format(pod=name, why=why))
+    picked = {p.metadata.name for p in plan.to_delete}
+    reasons = removal_reasons(plan)
+    for i, pod in enumerate(plan.ranking):
+        name = pod.metadata.name
+        verdict = reasons[name] if name in picked else _("kept")
+        # TRANSLATORS: {rule} is the id of a deletion-order rule (e.g. not-ready-first), kept in English.
+        rule = _("  [before next: {rule}]").format(rule=plan.pair_rules[i]) if i < len(plan.pair_rules) else ""
+        lines.append(f"{name}: {verdict}{rule}")
+    return "\n".join(lines)
 
 
 def _want_remaining(f: Mapping[str, Any]) -> Mapping[str, Any]:

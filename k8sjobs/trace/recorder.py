@@ -13,7 +13,7 @@ from typing import Any
 
 from ..api.store import DELETED, WatchEvent
 from ..api.types import Job, Phase, Pod
-from ..controller.job_controller import is_job_finished
+from ..controller.job.util.utils import is_job_finished
 from ..i18n import _
 from ..sim import Action, LimitReached, SimConfig, Simulation
 from .records import (

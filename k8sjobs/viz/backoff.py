@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8sjobs.api.types import Phase
-from k8sjobs.controller.backoff_utils import (
+from k8sjobs.controller.job.backoff_utils import (
     DEFAULT_JOB_POD_FAILURE_BACKOFF,
     MAX_JOB_POD_FAILURE_BACKOFF,
     backoff_delay,

@@ -18,8 +18,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.controller.active_pods import ORDER_RULES, PRESTEP_RULES, why_sentence
+from k8sjobs.controller.controller_utils import ORDER_RULES
 from k8sjobs.i18n import Np_, _, join_clauses, join_sentences, pgettext
+from k8sjobs.trace.reasons import PRESTEP_RULES, why_sentence
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle, Decision
 

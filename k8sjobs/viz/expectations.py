@@ -18,7 +18,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT
+from k8sjobs.controller.controller_utils import EXPECTATIONS_TIMEOUT
 from k8sjobs.i18n import _, join_clauses, join_sentences, ngettext, pgettext
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle

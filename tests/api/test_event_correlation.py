@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from k8sjobs import Run, describe_job
 from k8sjobs.api.events import AGGREGATE_MAX_EVENTS, COMBINED_PREFIX, SPAM_BURST
+from tests.manifests import DURATION, job_manifest
 
 
 def job(completions: int, parallelism: int) -> str:
-    return f"""apiVersion: batch/v1
-kind: Job
-metadata: {{name: many}}
-spec:
-  completions: {completions}
-  parallelism: {parallelism}
-  template:
-    metadata: {{annotations: {{sim.k8sjobs.io/duration: "100s"}}}}
-    spec: {{restartPolicy: Never, containers: [{{name: main, image: busybox}}]}}
-"""
+    return job_manifest("many", completions=completions, parallelism=parallelism, annotations={DURATION: "100s"})
 
 
 def test_from_the_tenth_similar_event_one_combined_event_is_counted_instead() -> None:

@@ -18,23 +18,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from k8sjobs.api.types import POD_DELETION_COST_ANNOTATION, Phase, PodReplacementPolicy
-from k8sjobs.controller.active_pods import (
+from k8sjobs.controller.controller_utils import (
     ORDER_RULES,
-    RULE_SENTENCES,
-    active_pods_for_removal,
     active_pods_sort_key,
+    deciding_rule,
+    max_container_restarts,
+    ready_since,
+    sort_active_pods,
+)
+from k8sjobs.controller.job.indexed_job_utils import PRESTEP_RULE_IDS
+from k8sjobs.controller.job.job_controller import ALL_REMAINING, active_pods_for_removal, plan_removal
+from k8sjobs.controller.pod_util import (
     count_ready_pods,
     count_terminating_pods,
-    deciding_rule,
     filter_active_pods,
     is_pod_active,
     is_pod_failed,
     is_pod_ready,
     is_pod_terminating,
-    max_container_restarts,
-    plan_removal,
-    ready_since,
-    sort_active_pods,
+)
+from k8sjobs.trace.reasons import (
+    ORDER_RULE_SENTENCES,
+    WHY_SENTENCES,
+    removal_reasons,
+    removal_text,
+    why_sentence,
 )
 
 # ----------------------------------------------------------------------------------------
@@ -183,8 +191,14 @@ def test_deletion_order_pair(first, second, rule):
 def test_every_rule_has_a_sentence_and_a_unique_id():
     ids = [r.id for r in ORDER_RULES]
     assert len(set(ids)) == len(ids)
-    assert set(RULE_SENTENCES) == {*ids, "name"}
-    assert RULE_SENTENCES["unassigned-first"] == "unassigned pods go first"
+    assert set(ORDER_RULE_SENTENCES) == {*ids, "name"}
+    assert ORDER_RULE_SENTENCES["unassigned-first"] == "unassigned pods go first"
+
+
+def test_every_indexed_pre_step_and_all_has_a_sentence():
+    assert set(WHY_SENTENCES) == {*ORDER_RULE_SENTENCES, *PRESTEP_RULE_IDS, ALL_REMAINING}
+    assert why_sentence("index-out-of-range", {"index": 7, "completions": 5}) == (
+        "index 7 is out of range for completions 5")
 
 
 def test_a_pod_is_not_before_itself():
@@ -286,33 +300,37 @@ def test_plan_explains_the_pre_step_and_the_ranking():
         pod("i1").index(1).ready(T0).build(),
     ]
     plan = plan_removal(j, pods, 4)
-    assert plan.prestep == (
-        ("none", "no-index", "no valid completion index"),
-        ("big", "index-out-of-range", "index 7 is out of range for completions 5"),
-        ("dup", "duplicate-index", "duplicate index 3"),
-    )
+    assert plan.prestep == (("none", "no-index"), ("big", "index-out-of-range"), ("dup", "duplicate-index"))
+    assert plan.why["big"] == ("index-out-of-range", {"index": 7, "completions": 5})
     assert _names(plan.ranking) == ["unsched", "i1", "i3"]
     assert plan.pair_rules == ("unassigned-first", "name")
     assert plan.deleted_names == ["none", "big", "dup", "unsched"]
-    assert plan.reasons == {
+    assert removal_reasons(plan) == {
         "none": "deleted: no valid completion index",
         "dup": "deleted: duplicate index 3",
         "big": "deleted: index 7 is out of range for completions 5",
         "unsched": "deleted: unassigned pods go first",
     }
     assert _names(plan.order) == ["none", "big", "dup", "unsched", "i1", "i3"]
-    assert plan.to_text().splitlines()[-1] == "i3: kept"
+    assert removal_text(plan).splitlines() == [
+        "none: deleted first: no valid completion index",
+        "big: deleted first: index 7 is out of range for completions 5",
+        "dup: deleted first: duplicate index 3",
+        "unsched: deleted: unassigned pods go first  [before next: unassigned-first]",
+        "i1: kept  [before next: name]",
+        "i3: kept",
+    ]
 
 
 def test_plan_reason_names_the_rule_against_the_first_kept_pod():
     pods = [pod("pending").pending().build(), pod("running").running().ready(T0).build()]
     plan = plan_removal(job(indexed=False), pods, 1)
-    assert plan.reasons == {"pending": "deleted: Pending pods go before Unknown ones, Unknown before Running"}
+    assert removal_reasons(plan) == {"pending": "deleted: Pending pods go before Unknown ones, Unknown before Running"}
 
 
 def test_plan_when_every_pod_must_go():
     plan = plan_removal(job(indexed=False), [pod("a").build()], 1)
-    assert plan.reasons == {"a": "deleted: every remaining pod had to go"}
+    assert removal_reasons(plan) == {"a": "deleted: every remaining pod had to go"}
 
 
 # ----------------------------------------------------------------------------------------

@@ -10,16 +10,16 @@ from builders import T0, pod
 from hypothesis import given
 from hypothesis import strategies as st
 
-from k8sjobs.controller.backoff_utils import (
+from k8sjobs.controller.job.backoff_utils import (
     DEFAULT_JOB_POD_FAILURE_BACKOFF,
     MAX_JOB_POD_FAILURE_BACKOFF,
     BackoffRecord,
     BackoffStore,
     backoff_delay,
-    get_finished_time,
     get_remaining_time,
     get_remaining_time_per_index,
 )
+from k8sjobs.controller.pod_util import get_finished_time
 
 
 def test_the_defaults_are_ten_seconds_and_ten_minutes():

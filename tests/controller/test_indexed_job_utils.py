@@ -24,7 +24,7 @@ from k8sjobs.api.types import (
     PodSpec,
     PodTemplateSpec,
 )
-from k8sjobs.controller.indexed_job_utils import (
+from k8sjobs.controller.job.indexed_job_utils import (
     Interval,
     OrderedIntervals,
     add_completion_index_annotation,

@@ -14,14 +14,17 @@ from k8sjobs.api.types import JOB_TRACKING_FINALIZER
 from k8sjobs.clock import FakeClock
 from k8sjobs.conformance import _build
 from k8sjobs.conformance.defaults import default_case_job
-from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT, ControllerExpectations
-from k8sjobs.controller.job_controller import (
+from k8sjobs.controller.controller_utils import (
+    EXPECTATIONS_TIMEOUT,
+    ControllerExpectations,
+    FakePodControl,
+    key_func,
+)
+from k8sjobs.controller.job.job_controller import (
     MAX_POD_CREATE_DELETE_PER_SYNC,
     MAX_UNCOUNTED_PODS,
     JobController,
-    key_func,
 )
-from k8sjobs.controller.pod_control import FakePodControl
 from k8sjobs.hooks import Collector
 from k8sjobs.sim import Simulation
 from k8sjobs.trace import Run
@@ -320,7 +323,7 @@ def test_the_controller_records_the_events_upstream_records() -> None:
 
 
 def test_finished_and_counted_pods_are_set_aside_from_the_pods_a_sync_reads() -> None:
-    from k8sjobs.controller.job_controller import JOB_POD_INDEX, SETTLED_FAILED, SETTLED_SUCCEEDED
+    from k8sjobs.controller.job.job_controller import JOB_POD_INDEX, SETTLED_FAILED, SETTLED_SUCCEEDED
 
     run = Run(manifest("completions: 40\nparallelism: 10\nbackoffLimit: 100",
                        'sim.k8sjobs.io/duration: "5s", sim.k8sjobs.io/fail-rate: "0.2"'), seed=1)

@@ -6,7 +6,7 @@ import pytest
 from builders import on_conditions, on_exit_codes, pod, policy
 
 from k8sjobs.api.types import ConditionStatus, PodConditionType, PodFailurePolicyRule
-from k8sjobs.controller.pod_failure_policy import match_pod_failure_policy
+from k8sjobs.controller.job.pod_failure_policy import match_pod_failure_policy
 
 FAIL_JOB, FAIL_INDEX, IGNORE, COUNT = "FailJob", "FailIndex", "Ignore", "Count"
 DISRUPTED = (PodConditionType.DISRUPTION_TARGET, ConditionStatus.TRUE)

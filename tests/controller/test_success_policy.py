@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from k8sjobs.api.types import JobCondition, SuccessPolicy, SuccessPolicyRule
-from k8sjobs.controller.indexed_job_utils import OrderedIntervals, parse_indexes_from_string
-from k8sjobs.controller.success_policy import (
+from k8sjobs.controller.job.indexed_job_utils import OrderedIntervals, parse_indexes_from_string
+from k8sjobs.controller.job.success_policy import (
     has_success_criteria_met_condition,
     is_success_criteria_met_condition,
     match_succeeded_indexes_rule,

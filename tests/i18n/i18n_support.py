@@ -3,7 +3,6 @@ every kind of decision and note (faults, learner actions, suspend, ttl, every do
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from functools import cache
 from pathlib import Path
@@ -16,12 +15,10 @@ DOCS = ROOT / "examples" / "docs"
 
 @cache
 def tool():
-    """tools/i18n.py as a module (it is a script, not a package)."""
-    spec = importlib.util.spec_from_file_location("k8sjobs_i18n_tool", ROOT / "tools" / "i18n.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """tools/i18n.py (the catalogs' tool)."""
+    from tools import i18n
+
+    return i18n
 
 
 @cache

@@ -25,10 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-sys.path.insert(0, str(ROOT / "tools"))
 
-import lite  # noqa: E402  (tools/lite.py)
 from harness import ARTIFACTS, Browser, Notebook, Probe, _is_loopback  # noqa: E402,F401
+
+from tools import lite  # noqa: E402  (tools/lite.py; the repository root is on sys.path)
 
 SANITIZE = ROOT / "tests" / "nbval-sanitize.cfg"
 SKIP_MIME = {"application/vnd.jupyter.widget-view+json", "application/vnd.plotly.v1+json", "image/png",

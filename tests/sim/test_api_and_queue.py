@@ -14,25 +14,13 @@ from k8sjobs.api.informer import EventHandlers, Informer, owner_uid_index
 from k8sjobs.api.store import FOREGROUND_DELETION_FINALIZER, APIStore, WatchEvent
 from k8sjobs.api.types import Job, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus, evolve
 from k8sjobs.clock import EventHeap, FakeClock
-from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT, ControllerExpectations
+from k8sjobs.controller.controller_utils import EXPECTATIONS_TIMEOUT, ControllerExpectations
 from k8sjobs.controller.workqueue import ItemExponentialFailureRateLimiter, RateLimitingQueue
 from k8sjobs.sim import load_job
+from tests.manifests import job_manifest
 
 NS = "default"
-JOB_YAML = """apiVersion: batch/v1
-kind: Job
-metadata:
-  name: j
-spec:
-  parallelism: 2
-  completions: 4
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-"""
+JOB_YAML = job_manifest("j", completions=4, parallelism=2)
 
 
 # ----------------------------------------------------------------------------- one-line builders

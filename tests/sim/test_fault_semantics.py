@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 
 from k8sjobs import Run, SimulationError
+from tests.manifests import DURATION, job_manifest
 
-ON_FAILURE = """apiVersion: batch/v1
-kind: Job
-metadata: {name: of}
-spec:
-  completions: 1
-  parallelism: 1
-  template:
-    metadata: {annotations: {sim.k8sjobs.io/duration: "20s"}}
-    spec: {restartPolicy: OnFailure, containers: [{name: main, image: busybox}]}
-"""
+ON_FAILURE = job_manifest("of", completions=1, parallelism=1, annotations={DURATION: "20s"}, restart_policy="OnFailure")
 
 
 def test_failing_a_container_under_on_failure_restarts_it_in_place() -> None:

@@ -8,28 +8,17 @@ import pytest
 from k8sjobs import viz
 from k8sjobs.sim import Budget, Simulation
 from k8sjobs.trace import Run, render_trace
+from tests.manifests import DURATION, FAIL_RATE, job_manifest
 
 NO_LIMITS = Budget(max_pods=10**9, max_events=10**9, max_pod_cycles=10**12)
 
 
-def job(completions: int, parallelism: int, *, duration: str = "10s", policy: str = "Never", ann: str = "",
-        extra: str = "") -> str:
-    """A Job manifest; ``ann`` adds annotation lines, ``extra`` spec lines (both pre-indented)."""
-    return f"""apiVersion: batch/v1
-kind: Job
-metadata: {{name: big}}
-spec:
-  completions: {completions}
-  parallelism: {parallelism}
-  backoffLimit: 100000{extra}
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/duration: "{duration}"{ann}
-    spec:
-      restartPolicy: {policy}
-      containers: [{{name: main, image: busybox}}]
-"""
+def job(completions: int, parallelism: int, *, duration: str = "10s", policy: str = "Never",
+        ann: dict | None = None, extra: dict | None = None) -> str:
+    """A Job manifest; ``ann`` adds pod-template annotations, ``extra`` spec fields."""
+    return job_manifest("big", completions=completions, parallelism=parallelism,
+                        spec={"backoffLimit": 100000, **(extra or {})}, restart_policy=policy,
+                        annotations={DURATION: duration, **(ann or {})})
 
 
 WIDE = job(100_000, 2_000)
@@ -88,14 +77,14 @@ def test_a_run_stopped_at_a_limit_can_be_seeked_viewed_and_forked():
 
 
 def test_a_fork_of_a_stopped_run_that_makes_the_job_small_finishes():
-    run = Run(job(3000, 3000, extra="\n  completionMode: Indexed"), seed=0, nodes=40, max_pods=600)
+    run = Run(job(3000, 3000, extra={"completionMode": "Indexed"}), seed=0, nodes=40, max_pods=600)
     assert run.limit is not None
     small = run.fork(1, "scale", parallelism=4, completions=4)
     assert small.limit is None and small.trace.finished
 
 
 def test_limits_never_change_a_run_that_finishes_within_them():
-    text = job(300, 40, duration="5s..20s", ann='\n        sim.k8sjobs.io/fail-rate: "0.1"')
+    text = job(300, 40, duration="5s..20s", ann={FAIL_RATE: "0.1"})
     within = Run(text, seed=3, nodes=2)
     unlimited = Run(text, seed=3, nodes=2, budget=NO_LIMITS)
     assert within.limit is None and within.trace.finished
@@ -126,14 +115,14 @@ def test_an_invalid_limit_is_a_value_error_naming_it(field, value):
 
 def test_a_finished_job_whose_settling_passes_a_limit_is_not_reported_as_stopped():
     # ttlSecondsAfterFinished beyond max_time: the Job finished, the deletion is past the horizon.
-    text = job(2, 2, extra="\n  ttlSecondsAfterFinished: 100")
+    text = job(2, 2, extra={"ttlSecondsAfterFinished": 100})
     run = Run(text, seed=0, max_time=50)
     assert run.trace.finished and run.limit is None and run.message() == ""
 
 
 def test_pod_cycles_count_the_pods_each_sync_looks_at():
     # Each sync lists the Job's live pods: at least the active ones, at most every pod it observed.
-    run = Run(job(40, 10, duration="5s..15s", ann='\n        sim.k8sjobs.io/fail-rate: "0.3"'), seed=0)
+    run = Run(job(40, 10, duration="5s..15s", ann={FAIL_RATE: "0.3"}), seed=0)
     observed = [c.observed for c in run.cycles if c.observed]
     assert sum(o["active"] for o in observed) <= run.sim.pod_cycles <= sum(o["pods"] for o in observed)
     assert run.sim.pod_cycles < sum(o["pods"] for o in observed), "settled pods are not looked at again"
@@ -141,8 +130,8 @@ def test_pod_cycles_count_the_pods_each_sync_looks_at():
 
 def test_with_a_pod_failure_policy_pod_cycles_also_count_the_failed_pods():
     # getFailJobMessage matches every failed pod in every sync.
-    policy = "\n  podFailurePolicy:\n    rules:\n    - action: Ignore\n      onExitCodes: {operator: In, values: [42]}"
-    ann = '\n        sim.k8sjobs.io/fail-rate: "0.3"\n        sim.k8sjobs.io/exit-code: "42"'
+    policy = {"podFailurePolicy": {"rules": [{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [42]}}]}}
+    ann = {FAIL_RATE: "0.3", "sim.k8sjobs.io/exit-code": "42"}
     run = Run(job(40, 10, duration="5s..15s", ann=ann, extra=policy), seed=0)
     plain = Run(job(40, 10, duration="5s..15s", ann=ann), seed=0)
     assert run.sim.pod_cycles > plain.sim.pod_cycles

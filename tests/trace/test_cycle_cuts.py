@@ -5,18 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from k8sjobs import Run, describe_job, view_text
+from tests.manifests import DURATION, TERMINATION_DELAY, job_manifest
 
 DOCS = Path(__file__).resolve().parents[2] / "examples" / "docs"
-JOB = """apiVersion: batch/v1
-kind: Job
-metadata: {name: render}
-spec:
-  completions: 4
-  parallelism: 2
-  template:
-    metadata: {annotations: {sim.k8sjobs.io/duration: "30s", sim.k8sjobs.io/termination-delay: "5s"}}
-    spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}
-"""
+JOB = job_manifest("render", completions=4, parallelism=2, annotations={DURATION: "30s", TERMINATION_DELAY: "5s"})
 
 
 def test_a_pod_deleted_in_the_next_cycle_at_the_same_time_is_not_yet_terminating() -> None:

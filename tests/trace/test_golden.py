@@ -16,32 +16,15 @@ from pathlib import Path
 import pytest
 
 from k8sjobs.trace import Run, render_trace
+from tests.manifests import DURATION, FAIL_ATTEMPTS, START_LATENCY, job_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 DOCS = ROOT / "examples" / "docs"
 UPDATE = os.environ.get("K8SJOBS_UPDATE_GOLDEN") == "1"
 
-SMALL = """\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: small
-spec:
-  completions: 4
-  parallelism: 2
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/start-latency: "1s"
-        sim.k8sjobs.io/duration: "10s..20s"
-        sim.k8sjobs.io/fail-attempts: "1"
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-"""
+SMALL = job_manifest("small", completions=4, parallelism=2,
+                     annotations={START_LATENCY: "1s", DURATION: "10s..20s", FAIL_ATTEMPTS: "1"})
 
 
 def compare_golden(name: str, actual: str) -> None:

@@ -102,7 +102,7 @@ def test_an_order_exercise_joins_its_two_sentences_as_the_language_does():
 def test_the_slow_start_and_timeline_lists_use_the_language_s_list_separator():
     from k8sjobs import Run
 
-    wide = S._manifest("many", completions=30, parallelism=30, extra_spec="  completionMode: Indexed\n")
+    wide = S._manifest("many", completions=30, parallelism=30, spec={"completionMode": "Indexed"})
     run = Run(wide, seed=0, nodes=3)
     try:
         for lang, sep, cut in (("zh-CN", "、", "……"), ("ru", ", ", " ..."), ("en", ", ", " ...")):

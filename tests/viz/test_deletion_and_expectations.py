@@ -5,8 +5,8 @@ from __future__ import annotations
 import viz_scenarios as S
 
 from k8sjobs import viz
-from k8sjobs.controller.active_pods import RULE_SENTENCES
-from k8sjobs.controller.expectations import EXPECTATIONS_TIMEOUT
+from k8sjobs.controller.controller_utils import EXPECTATIONS_TIMEOUT
+from k8sjobs.trace.reasons import ORDER_RULE_SENTENCES
 from k8sjobs.viz import deletion, expectations
 from k8sjobs.viz._common import HIGHLIGHT, figure_title
 
@@ -47,7 +47,7 @@ def test_the_cell_of_the_deciding_rule_is_highlighted_in_every_row():
         lit = [i for i, col in enumerate(fills) if col[row] == HIGHLIGHT]
         assert lit == [column_of[rule]], f"row {row + 1}: {rule}"
         assert cols[column_of[rule]][row].startswith("<b>◆ "), f"row {row + 1} marks the deciding value"
-        assert cols[-1][row] == f"{rule}: {RULE_SENTENCES[rule]}"
+        assert cols[-1][row] == f"{rule}: {ORDER_RULE_SENTENCES[rule]}"
     last = len(f["ranking"]) - 1
     assert [i for i, col in enumerate(fills) if col[last] == HIGHLIGHT] == [], "the last pod has no next pod"
 

@@ -6,7 +6,7 @@ import pytest
 import viz_scenarios as S
 
 from k8sjobs import viz
-from k8sjobs.controller.backoff_utils import backoff_delay
+from k8sjobs.controller.job.backoff_utils import backoff_delay
 from k8sjobs.viz import backoff, slow_start
 from k8sjobs.viz._common import figure_title
 

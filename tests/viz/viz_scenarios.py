@@ -6,31 +6,16 @@ from functools import cache
 from pathlib import Path
 
 from k8sjobs.trace import Run
+from tests.manifests import DURATION, FAIL_RATE, START_LATENCY, job_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "examples" / "docs"
 
 
 def _manifest(name: str, *, completions: int, parallelism: int, duration: str = "10s",
-              extra_spec: str = "", extra_ann: str = "", start: str = "1s") -> str:
-    return f"""apiVersion: batch/v1
-kind: Job
-metadata:
-  name: {name}
-spec:
-  completions: {completions}
-  parallelism: {parallelism}
-{extra_spec}  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/start-latency: "{start}"
-        sim.k8sjobs.io/duration: "{duration}"
-{extra_ann}    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-"""
+              spec: dict | None = None, annotations: dict | None = None, start: str = "1s") -> str:
+    return job_manifest(name, completions=completions, parallelism=parallelism, spec=spec,
+                        annotations={START_LATENCY: start, DURATION: duration, **(annotations or {})})
 
 
 @cache
@@ -43,8 +28,7 @@ def backoff() -> Run:
 def backoff_cap() -> Run:
     """One pod at a time fails nine times: delays 10, 20, 40, ... 320, then 600 s (the cap)."""
     text = _manifest("capped", completions=1, parallelism=1, duration="5s",
-                     extra_spec="  backoffLimit: 8\n",
-                     extra_ann='        sim.k8sjobs.io/fail-rate: "1"\n        sim.k8sjobs.io/exit-code: "1"\n')
+                     spec={"backoffLimit": 8}, annotations={FAIL_RATE: "1", "sim.k8sjobs.io/exit-code": "1"})
     return Run(text, seed=0, nodes=1)
 
 
@@ -71,7 +55,7 @@ def quota() -> Run:
 def scale_down() -> Run:
     """An Indexed Job with 6 ready pods scaled to parallelism 2 at cycle 4: 4 pods deleted in order."""
     text = _manifest("shrink", completions=12, parallelism=6, duration="20s..40s", start="1s..3s",
-                     extra_spec="  completionMode: Indexed\n")
+                     spec={"completionMode": "Indexed"})
     return Run(text, seed=0, nodes=3).fork(4, "scale", parallelism=2)
 
 
@@ -86,7 +70,7 @@ def mixed_scale_down() -> Run:
 def elastic() -> Run:
     """An Indexed Job whose completions shrink: the out-of-range indexes go first (the pre-step)."""
     text = _manifest("elastic", completions=6, parallelism=6, duration="30s", start="1s..3s",
-                     extra_spec="  completionMode: Indexed\n")
+                     spec={"completionMode": "Indexed"})
     return Run(text, seed=0, nodes=3).fork(3, "scale", parallelism=3, completions=3)
 
 
@@ -94,14 +78,14 @@ def elastic() -> Run:
 def lag() -> Run:
     """A 5 s informer lag from cycle 1: syncs wait for the informer (unsatisfied expectations)."""
     text = _manifest("laggy", completions=12, parallelism=6, duration="20s..40s", start="1s..3s",
-                     extra_spec="  completionMode: Indexed\n")
+                     spec={"completionMode": "Indexed"})
     return Run(text, seed=0, nodes=3).fork(1, "set_informer_lag", seconds=5)
 
 
 def big_manifest(completions: int, parallelism: int) -> str:
     """A NonIndexed Job of many 20-40 s pods, 2% of which fail (the benchmark's traces)."""
     return _manifest("big", completions=completions, parallelism=parallelism, duration="20s..40s",
-                     extra_spec="  backoffLimit: 1000000\n", extra_ann='        sim.k8sjobs.io/fail-rate: "0.02"\n')
+                     spec={"backoffLimit": 1000000}, annotations={FAIL_RATE: "0.02"})
 
 
 @cache

@@ -25,7 +25,7 @@ from ...api.informer import EventHandlers, Informer
 from ...api.types import ConcurrencyPolicy, CronJob, Job, ObjectReference, OwnerReference, evolve
 from ...clock import Clock
 from ...hooks import Emit, null_emit
-from ..job_controller import key_func, split_key
+from ..controller_utils import key_func, split_key
 from ..workqueue import ItemExponentialFailureRateLimiter, RateLimitingQueue
 from . import utils as u
 from .injection import CronJobControl, JobControl

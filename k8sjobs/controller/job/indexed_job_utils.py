@@ -3,8 +3,9 @@
 Mirrors pkg/controller/job/indexed_job_utils.go (Kubernetes 1.35, current master line):
 ``orderedIntervals`` and its methods, ``parseIndexesFromString``, ``calculateSucceededIndexes``,
 ``calculateFailedIndexes``, ``isIndexFailed``, ``firstPendingIndexes``, ``getCompletionIndex``,
-``getPodsWithDelayedDeletionPerIndex``, the failure-count annotation helpers and the pod
-template helpers (index annotation/label, ``JOB_COMPLETION_INDEX`` env, generateName).
+``getPodsWithDelayedDeletionPerIndex``, ``appendDuplicatedIndexPodsForRemoval``, the
+failure-count annotation helpers and the pod template helpers (index annotation/label,
+``JOB_COMPLETION_INDEX`` env, generateName).
 
 The controller's parser is lenient (bad parts are skipped, parsing stops at the first index
 >= completions, the last range is clamped); the API server's strict check is
@@ -15,6 +16,7 @@ prints back the same way.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -36,9 +38,14 @@ from k8sjobs.api.types import (
     PodFailurePolicyAction,
     PodTemplateSpec,
 )
-from k8sjobs.controller.active_pods import filter_active_pods, is_pod_failed, is_pod_terminating
-from k8sjobs.controller.backoff_utils import get_finished_time
-from k8sjobs.controller.pod_failure_policy import match_pod_failure_policy
+from k8sjobs.controller.controller_utils import active_pods_sort_key
+from k8sjobs.controller.job.pod_failure_policy import match_pod_failure_policy
+from k8sjobs.controller.pod_util import (
+    filter_active_pods,
+    get_finished_time,
+    is_pod_failed,
+    is_pod_terminating,
+)
 
 UNKNOWN_COMPLETION_INDEX = -1
 """What :func:`get_completion_index` returns for a missing, invalid or negative index."""
@@ -536,3 +543,64 @@ def pod_generate_name_with_index(job_name: str, index: int) -> str:
     if len(prefix) > MAX_GENERATED_NAME_LENGTH:
         prefix = prefix[: MAX_GENERATED_NAME_LENGTH - len(suffix)] + suffix
     return prefix
+
+
+# --------------------------------------------------------------------------------------
+# appendDuplicatedIndexPodsForRemoval
+# --------------------------------------------------------------------------------------
+
+PRESTEP_RULE_IDS = ("no-index", "index-out-of-range", "duplicate-index")
+"""Why an Indexed Job removes a pod before anything else, whatever the number to remove: the pod
+has no valid completion index, its index is >= completions, or another pod has the same index."""
+
+
+def append_duplicated_index_pods_for_removal(
+    pods: Sequence[Pod], completions: int
+) -> tuple[list[tuple[Pod, str]], list[Pod]]:
+    """Split an Indexed Job's active pods into (removals with their rule id, pods left).
+
+    Mirrors ``appendDuplicatedIndexPodsForRemoval`` in indexed_job_utils.go: pods without a
+    valid index and pods with index >= completions are removed; of several pods sharing an
+    index, all but the last in deletion order are removed. Removals come in upstream's
+    order (by index; the out-of-range pods are appended before the duplicates of the last
+    in-range index). Within one index pods are taken in deletion order, so the result does
+    not depend on the input order. The rule ids are :data:`PRESTEP_RULE_IDS`.
+    """
+
+    def index_of(p: Pod) -> int:
+        return get_completion_index(p.metadata.annotations)
+
+    # Sorted by (index, deletion order): the deletion order is computed only where an index has
+    # more than one pod (the sorts are stable, so equal pods keep their input order either way).
+    by_index = sorted(pods, key=index_of)
+    ordered = []
+    for _ix, members in itertools.groupby(by_index, key=index_of):
+        group = list(members)
+        ordered.extend(sorted(group, key=active_pods_sort_key) if len(group) > 1 else group)
+    rm: list[tuple[Pod, str]] = []
+    left: list[Pod] = []
+
+    def flush(group: list[Pod], ix: int) -> None:
+        if ix == -1:
+            rm.extend((p, "no-index") for p in group)
+        elif len(group) == 1:
+            left.append(group[0])
+        else:
+            # The group is already in deletion order: keep the last, the most advanced pod.
+            rm.extend((p, "duplicate-index") for p in group[:-1])
+            left.append(group[-1])
+
+    pending: tuple[list[Pod], int] | None = None
+    for ix, members in itertools.groupby(ordered, key=index_of):
+        group = list(members)
+        if ix >= completions:
+            # Everything from here on is out of range (the list is sorted by index).
+            rest = [p for p in ordered if index_of(p) >= completions]
+            rm.extend((p, "index-out-of-range") for p in rest)
+            break
+        if pending is not None:
+            flush(*pending)
+        pending = (group, ix)
+    if pending is not None:
+        flush(*pending)
+    return rm, left

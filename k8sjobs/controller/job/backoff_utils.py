@@ -8,6 +8,10 @@ time, which is earlier than every real instant.
 The delay after ``n`` consecutive failures is ``10 s * 2**(n-1)``, doubling stopped at 10 min:
 10, 20, 40, 80, 160, 320, 600, 600, ... seconds, counted from the latest failure. A success
 resets the count; failures that finished before the latest success do not count.
+
+``getFinishedTime`` and its lookups are in :mod:`k8sjobs.controller.pod_util`, the leaf of pod
+facts, because indexed_job_utils.go calls it too while this module calls indexed_job_utils.go's
+``getIndexAbsoluteFailureCount``: in Python that pair would be a circle of imports.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from k8sjobs.api.types import ConditionStatus, Pod, PodConditionType
+from k8sjobs.api.types import Pod
+from k8sjobs.controller.job.indexed_job_utils import get_index_absolute_failure_count
+from k8sjobs.controller.pod_util import get_finished_time
 
 DEFAULT_JOB_POD_FAILURE_BACKOFF = 10.0
 """Seconds; DefaultJobPodFailureBackOff in job_controller.go: the delay after the first failure."""
@@ -29,82 +35,6 @@ _ZERO_TIME = float("-inf")
 def _instant(t: float | None) -> float:
     # Go's zero time is before every real time.
     return _ZERO_TIME if t is None else t
-
-
-# --------------------------------------------------------------------------------------
-# Finish time of a pod
-# --------------------------------------------------------------------------------------
-
-
-def _latest_finish_time(previous: float | None, statuses, names: set[str] | None) -> float | None:
-    # Mirrors latestFinishTime: None as soon as one considered container is not terminated
-    # with a finish time (dropping ``previous`` too); otherwise the latest finish time seen.
-    latest = previous
-    for status in statuses:
-        if names is not None and status.name not in names:
-            continue
-        terminated = status.state.terminated
-        if terminated is None or terminated.finished_at is None:
-            return None
-        if latest is None or latest < terminated.finished_at:
-            latest = terminated.finished_at
-    return latest
-
-
-def get_finish_time_from_containers(pod: Pod) -> float | None:
-    """Latest container finish time, or None; mirrors ``getFinishTimeFromContainers``.
-
-    Regular containers first, then sidecars (init containers with restartPolicy Always,
-    SidecarContainers is GA); ordinary init containers are ignored. Exactly like upstream,
-    the sidecar pass starts again from "nothing" when a regular container was still
-    running, so a pod whose only terminated containers are sidecars gets their time.
-    """
-    finish = _latest_finish_time(None, pod.status.container_statuses, None)
-    sidecars = {c.name for c in (pod.spec.init_containers or ()) if c.restart_policy == "Always"}
-    return _latest_finish_time(finish, pod.status.init_container_statuses, sidecars)
-
-
-def get_finish_time_from_pod_ready_false_condition(pod: Pod) -> float | None:
-    """lastTransitionTime of a Ready=False condition, if set.
-
-    Mirrors ``getFinishTimeFromPodReadyFalseCondition``; the kubelet marks a pod Ready=False
-    when it reaches a terminal phase.
-    """
-    for condition in pod.status.conditions:
-        if condition.type == PodConditionType.READY:
-            if condition.status == ConditionStatus.FALSE and condition.last_transition_time is not None:
-                return condition.last_transition_time
-            return None
-    return None
-
-
-def get_finish_time_from_deletion_timestamp(pod: Pod) -> float | None:
-    """deletionTimestamp minus the grace period (0 when unset), if the pod is being deleted.
-
-    Mirrors ``getFinishTimeFromDeletionTimestamp``: the estimated moment of deletion.
-    """
-    if pod.metadata.deletion_timestamp is None:
-        return None
-    return pod.metadata.deletion_timestamp - (pod.metadata.deletion_grace_period_seconds or 0)
-
-
-def get_finished_time(pod: Pod) -> float | None:
-    """When a finished pod finished; mirrors ``getFinishedTime`` in backoff_utils.go.
-
-    The first that applies: (1) every regular and sidecar container terminated with a
-    finish time -> the latest one; (2) a Ready=False condition's lastTransitionTime; (3)
-    deletionTimestamp minus the grace period; (4) creationTimestamp (None if unset).
-    """
-    for lookup in (
-        get_finish_time_from_containers,
-        get_finish_time_from_pod_ready_false_condition,
-        get_finish_time_from_deletion_timestamp,
-    ):
-        finish = lookup(pod)
-        if finish is not None:
-            return finish
-    # Should not happen in clusters where the kubelet and pod GC run.
-    return pod.metadata.creation_timestamp
 
 
 # --------------------------------------------------------------------------------------
@@ -209,9 +139,6 @@ def get_remaining_time_per_index(
     """
     if last_failed_pod is None:
         return 0.0
-    # Imported here: indexed_job_utils needs get_finished_time from this module.
-    from k8sjobs.controller.indexed_job_utils import get_index_absolute_failure_count
-
     failures = get_index_absolute_failure_count(last_failed_pod) + 1
     return get_remaining_time_for_failures_count(
         now, default_backoff, max_backoff, failures, get_finished_time(last_failed_pod)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..api.apierrors import APIError, is_not_found
-from ..api.informer import EventHandlers, Informer
-from ..api.types import ConditionStatus, Job, JobConditionType
-from ..clock import Clock
-from ..hooks import Emit, null_emit
-from .job_controller import is_job_finished, key_func, split_key
-from .workqueue import RateLimitingQueue
+from ...api.apierrors import APIError, is_not_found
+from ...api.informer import EventHandlers, Informer
+from ...api.types import ConditionStatus, Job, JobConditionType
+from ...clock import Clock
+from ...hooks import Emit, null_emit
+from ..controller_utils import key_func, split_key
+from ..job.util.utils import is_job_finished
+from ..workqueue import RateLimitingQueue
 
 
 class TTLError(Exception):

@@ -16,7 +16,7 @@ a rule whose list parses to nothing is skipped.
 from __future__ import annotations
 
 from k8sjobs.api.types import ConditionStatus, Job, JobCondition, JobConditionType, SuccessPolicy
-from k8sjobs.controller.indexed_job_utils import OrderedIntervals, parse_indexes_from_string
+from k8sjobs.controller.job.indexed_job_utils import OrderedIntervals, parse_indexes_from_string
 
 RULES_MATCHED_MESSAGE = "Matched rules at index {index}"
 """Message of the SuccessCriteriaMet/Complete conditions written for a matched rule."""

@@ -4,7 +4,7 @@ Every function with an upstream twin carries its snake_case name and says so. Th
 controller sees the world only through:
 
 * ``jobs`` and ``pods``: informer listers (:class:`~k8sjobs.api.informer.Informer`),
-* ``pod_control``: creates, deletes and finalizer patches (:mod:`.pod_control`),
+* ``pod_control``: creates, deletes and finalizer patches (:mod:`..controller_utils`),
 * ``job_client``: status writes and live reads of Jobs,
 * ``clock``: simulated time, and ``recorder`` for Events.
 
@@ -15,16 +15,17 @@ learner can see *why*: which rule created, deleted, waited or set a condition.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
-from ..api.apierrors import APIError, has_namespace_terminating_cause, is_not_found
-from ..api.events import NORMAL, WARNING, EventRecorder
-from ..api.informer import EventHandlers, Informer
-from ..api.labels import selector_matches
-from ..api.types import (
+from ...api.apierrors import APIError, has_namespace_terminating_cause, is_not_found
+from ...api.events import NORMAL, WARNING, EventRecorder
+from ...api.informer import EventHandlers, Informer
+from ...api.labels import selector_matches
+from ...api.types import (
     JOB_COMPLETION_INDEX_ANNOTATION,
     JOB_COMPLETION_INDEX_ENV,
     JOB_CONTROLLER_NAME,
@@ -46,17 +47,27 @@ from ..api.types import (
     UncountedTerminatedPods,
     evolve,
 )
-from ..clock import Clock
-from ..hooks import Emit, null_emit
-from . import active_pods as ap
+from ...clock import Clock
+from ...hooks import Emit, null_emit
+from ..controller_utils import (
+    ControllerExpectations,
+    PodControl,
+    deciding_rule,
+    key_func,
+    new_controller_ref,
+    ready_since,
+    sort_active_pods,
+    split_key,
+    with_finalizer,
+)
+from ..pod_util import is_pod_ready, is_pod_terminating
+from ..workqueue import RateLimitingQueue
 from . import backoff_utils as bu
 from . import indexed_job_utils as iju
-from .expectations import ControllerExpectations
-from .pod_control import PodControl, new_controller_ref, with_finalizer
 from .pod_failure_policy import match_pod_failure_policy
 from .success_policy import match_success_policy
 from .tracking_utils import UIDTrackingExpectations
-from .workqueue import RateLimitingQueue
+from .util.utils import is_job_finished
 
 SYNC_JOB_BATCH_PERIOD = 1.0
 """syncJobBatchPeriod: pod events and status-only Job updates are batched for 1 s."""
@@ -105,17 +116,6 @@ class StoreJobClient:
         self.store.delete("Job", namespace, name, propagation=propagation, precondition_uid=precondition_uid)
 
 
-def key_func(obj: Any) -> str:
-    """``namespace/name`` (mirrors controller.KeyFunc)."""
-    return f"{obj.metadata.namespace}/{obj.metadata.name}"
-
-
-def split_key(key: str) -> tuple[str, str]:
-    """``namespace/name`` -> (namespace, name)."""
-    ns, _, name = key.partition("/")
-    return ns, name
-
-
 # ---------------------------------------------------------------------------- small predicates
 
 
@@ -125,12 +125,6 @@ def find_condition_by_type(conditions: tuple[JobCondition, ...], ctype: str) -> 
         if c.type == ctype:
             return c
     return None
-
-
-def is_job_finished(job: Job) -> bool:
-    """Complete=True or Failed=True (mirrors util.IsJobFinished)."""
-    return any(c.type in (JobConditionType.COMPLETE, JobConditionType.FAILED) and c.status == ConditionStatus.TRUE
-               for c in job.status.conditions)
 
 
 def job_suspended(job: Job) -> bool:
@@ -250,7 +244,7 @@ def job_pod_index(pod: Pod) -> list[str]:
 def pod_facts(pod: Pod) -> dict[str, Any]:
     """What the deletion order looks at, for one pod (reported with a scale-down)."""
     return {"name": pod.metadata.name, "node": pod.spec.node_name, "phase": pod.status.phase or Phase.PENDING,
-            "ready": ap.is_pod_ready(pod), "readySince": ap.ready_since(pod) if ap.is_pod_ready(pod) else None,
+            "ready": is_pod_ready(pod), "readySince": ready_since(pod) if is_pod_ready(pod) else None,
             "restarts": max((s.restart_count for s in pod.status.container_statuses), default=0),
             "created": pod.metadata.creation_timestamp,
             "index": pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)}
@@ -283,6 +277,91 @@ def add_completion_index_env_variables(template: PodTemplateSpec) -> PodTemplate
     spec = evolve(spec, containers=fix(spec.containers),
                    init_containers=fix(spec.init_containers) if spec.init_containers else spec.init_containers)
     return evolve(template, spec=spec)
+
+
+# ---------------------------------------------------------------------------- which active pods to delete
+
+ALL_REMAINING = "all"
+"""The pseudo rule of a pod removed because every remaining pod had to go."""
+
+
+def _split_for_removal(job: Job, pods: list[Pod]) -> tuple[list[tuple[Pod, str]], list[Pod]]:
+    if iju.is_indexed_job(job):
+        return iju.append_duplicated_index_pods_for_removal(pods, job.spec.completions or 0)
+    return [], list(pods)
+
+
+def active_pods_for_removal(job: Job, pods: list[Pod], rm_at_least: int) -> list[Pod]:
+    """The active pods to delete; mirrors ``activePodsForRemoval`` in job_controller.go.
+
+    ``pods`` are the Job's ACTIVE pods. Indexed Jobs first remove, whatever ``rm_at_least``
+    says, pods with a missing/invalid/negative index, pods with index >= completions, and
+    all but one pod of each duplicated index. If that is fewer than ``rm_at_least``, the
+    rest are taken in deletion order (:func:`~k8sjobs.controller.controller_utils.active_pods_sort_key`):
+    unassigned before assigned, Pending before Unknown before Running, not-ready before ready,
+    and so on.
+    """
+    prestep, left = _split_for_removal(job, pods)
+    rm = [p for p, _ in prestep]
+    if len(rm) < rm_at_least:
+        rm.extend(sort_active_pods(left)[: rm_at_least - len(rm)])
+    return rm
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalPlan:
+    """Why :func:`active_pods_for_removal` picks the pods it picks, for lessons and traces.
+
+    Language-neutral: rule ids and their numbers; :func:`k8sjobs.trace.reasons.removal_reasons`
+    and :func:`~k8sjobs.trace.reasons.removal_text` render it.
+
+    * ``to_delete``: the pods deleted, in order (the same list as ``active_pods_for_removal``).
+    * ``prestep``: ``(pod_name, rule_id)`` for each Indexed pre-step removal.
+    * ``ranking``: the remaining candidates in deletion order (first = deleted first).
+    * ``pair_rules``: for each adjacent pair of ``ranking``, the id of the rule that orders them.
+    * ``why``: pod name -> (the rule that picked it, its numbers), for every pod of ``to_delete``.
+    """
+
+    to_delete: tuple[Pod, ...]
+    prestep: tuple[tuple[str, str], ...]
+    ranking: tuple[Pod, ...]
+    pair_rules: tuple[str | None, ...]
+    why: dict[str, tuple[str, dict[str, Any]]]
+
+    @property
+    def deleted_names(self) -> list[str]:
+        """Names of ``to_delete``, in deletion order."""
+        return [p.metadata.name for p in self.to_delete]
+
+    @property
+    def order(self) -> list[Pod]:
+        """Every pod in the order it would go if more and more had to be removed."""
+        return [*self.to_delete[: len(self.prestep)], *self.ranking]
+
+
+def plan_removal(job: Job, pods: list[Pod], rm_at_least: int) -> RemovalPlan:
+    """:func:`active_pods_for_removal` with its reasons (see :class:`RemovalPlan`)."""
+    prestep, left = _split_for_removal(job, pods)
+    ranking = sort_active_pods(left)
+    need = max(rm_at_least - len(prestep), 0)
+    picked = ranking[:need]
+    why: dict[str, tuple[str, dict[str, Any]]] = {}
+    for p, rule_id in prestep:
+        why[p.metadata.name] = (rule_id, {"index": iju.get_completion_index(p.metadata.annotations),
+                                          "completions": job.spec.completions or 0})
+    first_kept = ranking[need] if need < len(ranking) else None
+    for pod in picked:
+        if first_kept is None:
+            why[pod.metadata.name] = (ALL_REMAINING, {})
+        else:
+            why[pod.metadata.name] = (deciding_rule(pod, first_kept) or "name", {})
+    return RemovalPlan(
+        to_delete=tuple([p for p, _ in prestep] + picked),
+        prestep=tuple((p.metadata.name, rule_id) for p, rule_id in prestep),
+        ranking=tuple(ranking),
+        pair_rules=tuple(deciding_rule(a, b) for a, b in itertools.pairwise(ranking)),
+        why=why,
+    )
 
 
 # ---------------------------------------------------------------------------- sync context
@@ -1012,7 +1091,7 @@ class JobController:
                     first_err = first_err or exc
                     self._say("delete.failed", job=key, pod=pod.metadata.name, error=str(exc))
             # Upstream counts the ready pod as removed even when its DELETE failed.
-            if ap.is_pod_ready(pod):
+            if is_pod_ready(pod):
                 deleted_ready += 1
         return deleted_ready, deleted, first_err
 
@@ -1060,7 +1139,7 @@ class JobController:
                 self._say(rule, job=key, pod=pod.metadata.name, case="plain" if rule == "delete.scale_down" else "")
             else:
                 self._say(rule, job=key, pod=pod.metadata.name, order_rule=picked[0], **picked[1])
-            if ap.is_pod_ready(pod):
+            if is_pod_ready(pod):
                 deleted_ready += 1
         return deleted_ready, successful, first_err
 
@@ -1077,7 +1156,7 @@ class JobController:
         key = key_func(job)
 
         if job_suspended(job):
-            to_delete = ap.active_pods_for_removal(job, ctx.active_pods, active)
+            to_delete = active_pods_for_removal(job, ctx.active_pods, active)
             self.expectations.expect_deletions(key, len(to_delete))
             if to_delete:
                 self._say("suspend.delete", job=key,
@@ -1100,15 +1179,15 @@ class JobController:
                   parallelism=parallelism, completions=job.spec.completions, succeeded=ctx.succeeded)
 
         rm_at_least = max(active - want_active, 0)
-        to_delete = ap.active_pods_for_removal(job, ctx.active_pods, rm_at_least)
+        to_delete = active_pods_for_removal(job, ctx.active_pods, rm_at_least)
         if len(to_delete) > MAX_POD_CREATE_DELETE_PER_SYNC:
             to_delete = to_delete[:MAX_POD_CREATE_DELETE_PER_SYNC]
         if to_delete:
             self.expectations.expect_deletions(key, len(to_delete))
-            plan = ap.plan_removal(job, ctx.active_pods, rm_at_least)
+            plan = plan_removal(job, ctx.active_pods, rm_at_least)
             self._say("scale_down", job=key, active=active, want=want_active,
                       count=len(to_delete), ranking=[p.metadata.name for p in plan.ranking],
-                      pair_rules=list(plan.pair_rules), prestep=[[name, rule_id, plan.why[name][1]] for name, rule_id, _s in plan.prestep],
+                      pair_rules=list(plan.pair_rules), prestep=[[name, rule_id, plan.why[name][1]] for name, rule_id in plan.prestep],
                       to_delete=[p.metadata.name for p in to_delete],
                       candidates=[pod_facts(p) for p in ctx.active_pods])
             removed_ready, removed, err = self.delete_job_pods(job, key, to_delete, plan.why)
@@ -1143,7 +1222,7 @@ class JobController:
             indexes_to_add = iju.first_pending_indexes(
                 active_pods=ctx.active_pods, succeeded_indexes=ctx.succeeded_indexes,
                 failed_indexes=ctx.failed_indexes,
-                terminating_pods=[p for p in ctx.pods if ap.is_pod_terminating(p)] if only_replace_failed_pods(job)
+                terminating_pods=[p for p in ctx.pods if is_pod_terminating(p)] if only_replace_failed_pods(job)
                 else None, count=diff, completions=job.spec.completions or 0)
             if iju.has_backoff_limit_per_index(job):
                 indexes_to_add, remaining_time = self.get_pod_creation_info_for_independent_indexes(

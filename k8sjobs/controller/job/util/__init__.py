@@ -1,0 +1,1 @@
+"""Job helpers other controllers use (mirrors pkg/controller/job/util)."""

@@ -1,0 +1,1 @@
+"""The ttl-after-finished controller (mirrors pkg/controller/ttlafterfinished)."""
