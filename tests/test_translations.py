@@ -609,3 +609,86 @@ def test_the_spacing_check_accepts_kubernetes_io_zh_cn_spacing(text: str) -> Non
 def test_the_spacing_check_finds_what_renders_as_a_stray_space(text: str, problem: str) -> None:
     found = t.spacing_problems(text)
     assert any(problem in f for f in found), found
+
+
+# ----------------------------------------------------------------------------- zh-TW: no mainland words
+
+MAINLAND_TERMS = ROOT / "tools" / "zh_tw_mainland_terms.tsv"
+"""Mainland words with their Taiwan replacement (data beside tools/zh_tw_overrides.tsv)."""
+
+
+def mainland_terms() -> list[tuple[str, str]]:
+    rows = []
+    for line in MAINLAND_TERMS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            term, taiwan = line.split("\t")[:2]
+            rows.append((term, taiwan))
+    return rows
+
+
+def _notebook_text(path: Path) -> str:
+    """A lesson as a learner reads it: every cell's source (prose, code, exercise texts), from the .ipynb."""
+    import json
+
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells)
+
+
+def mainland_hits(zh_tw: str, zh_cn: str, terms: list[tuple[str, str]]) -> list[str]:
+    """Each listed mainland word in the generated zh-TW text, with its context and the Taiwan word.
+
+    A quotation the converter left as written (an article quoted in traditional characters: the
+    same text stands between “ ” in the zh-CN source) is the article's wording and is not counted."""
+    kept = [m.span() for m in re.finditer(r"「([^「」\n]+)」", zh_tw) if f"“{m.group(1)}”" in zh_cn]
+    hits = []
+    for term, taiwan in terms:
+        for m in re.finditer(re.escape(term), zh_tw):
+            if any(a <= m.start() and m.end() <= b for a, b in kept):
+                continue
+            context = zh_tw[max(0, m.start() - 20): m.end() + 20].replace("\n", " ")
+            hits.append(f"{term} → {taiwan}: …{context}…")
+    return hits
+
+
+def test_the_mainland_word_check_finds_a_word_and_spares_a_quotation() -> None:
+    terms = [("列印", "輸出"), ("創建", "建立")]
+    zh_cn = "Pod 打印一行字；A1 引用文件说：“刪除 Job 的操作會清除所創建的全部 Pods。”"
+    zh_tw = "Pod 列印一行字；A1 引用文件說：「刪除 Job 的操作會清除所創建的全部 Pods。」"
+    hits = mainland_hits(zh_tw, zh_cn, terms)
+    assert len(hits) == 1 and hits[0].startswith("列印 → 輸出: …Pod 列印一行字；")       # 創建 inside the quotation is spared
+    assert mainland_hits(zh_tw.replace("列印", "輸出"), zh_cn, terms) == []
+    assert mainland_hits("我們創建了 Pod", "我们创建了 Pod", terms)          # our own words are not a quotation
+
+
+def test_the_mainland_word_list_is_data_with_a_taiwan_word_for_each() -> None:
+    terms = mainland_terms()
+    assert len(terms) >= 20
+    assert all(term and taiwan and term != taiwan for term, taiwan in terms)
+    # what the review of 2026-12 (section 4) named is listed
+    listed = {term for term, _ in terms}
+    assert {"上報", "考察", "頂部", "瓦片", "預處理", "列印", "跳轉", "標籤頁", "滑塊", "實現", "**應用**"} <= listed
+
+
+@pytest.mark.parametrize("lesson", sorted(p.name for p in (NOTEBOOKS / "zh-TW").glob("*.ipynb")))
+def test_no_mainland_word_in_a_zh_tw_lesson(lesson: str) -> None:
+    zh_tw = _notebook_text(NOTEBOOKS / "zh-TW" / lesson)
+    zh_cn = _notebook_text(NOTEBOOKS / "zh-CN" / lesson)
+    hits = mainland_hits(zh_tw, zh_cn, mainland_terms())
+    assert not hits, (f"zh-TW/{lesson}: mainland words (fix the zh-CN source or add a reviewed line to "
+                      "tools/zh_tw_overrides.tsv, then rebuild):\n  " + "\n  ".join(hits))
+
+
+def test_no_mainland_word_in_the_zh_tw_catalog() -> None:
+    from babel.messages.pofile import read_po
+
+    def strings(locale: str) -> dict[object, str]:
+        with open(ROOT / "k8sjobs" / "locale" / locale / "LC_MESSAGES" / "k8sjobs.po", "rb") as fh:
+            cat = read_po(fh, locale=locale)
+        return {(m.context, m.id if isinstance(m.id, str) else m.id[0]):
+                m.string if isinstance(m.string, str) else "\n".join(m.string) for m in cat if m.id}
+
+    zh_cn, zh_tw = strings("zh_CN"), strings("zh_TW")
+    hits = [f"{key[1]!r}: {hit}" for key, text in zh_tw.items()
+            for hit in mainland_hits(text, zh_cn.get(key, ""), mainland_terms())]
+    assert not hits, ("zh_TW catalog: mainland words (fix the zh_CN message or add a reviewed line to "
+                      "tools/zh_tw_overrides.tsv, then tools/i18n.py all):\n  " + "\n  ".join(hits))
