@@ -87,7 +87,7 @@ def test_every_recorded_answer_check_says_correct(path: Path) -> None:
     for cell in code_cells(load(path)):
         if ".check(" not in src(cell):
             continue
-        for out in cell.get("outputs", []):
+        for out in [*cell.get("outputs", []), *cell.get("metadata", {}).get("k8sjobs", {}).get("outputs", [])]:
             text = "".join(out.get("text", [])) if isinstance(out.get("text"), list) else out.get("text", "")
             for line in text.splitlines():
                 if line.startswith("Verdict("):

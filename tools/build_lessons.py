@@ -3,6 +3,8 @@
     .venv/bin/python tools/build_lessons.py                 # every notebooks/**/*.md with a code cell
     .venv/bin/python tools/build_lessons.py notebooks/en/05-slow-start.md
     .venv/bin/python tools/build_lessons.py --check         # are the .ipynb what the .md say? (no kernel)
+    .venv/bin/python tools/build_lessons.py --restyle       # a notebook built by an older version of this tool:
+                                                            # today's conventions, no kernel
 
 Each lesson is written as jupytext MyST markdown (``NN-name.md``, reviewable as text) and
 built into ``NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
@@ -10,6 +12,14 @@ built into ``NN-name.ipynb``, the file learners open. Neither declares a jupytex
 fresh kernel (the simulation is seeded, so outputs are deterministic), keeps the outputs of
 cells marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares) and removes every other output,
 execution count and widget state (a FigureWidget's state embeds all of plotly.js).
+
+From the lesson's first exercise on, a learner must see no stored output before running its
+cell: an output right under an exercise would state the answer. So the checked outputs of the
+cells after the first exercise are kept out of sight, in the cell's metadata
+(``metadata.k8sjobs.outputs``): the cell is committed unrun and without outputs, as JupyterLab,
+Notebook 7 and JupyterLite then show it (a collapsed output, ``jupyter.outputs_hidden``, is no
+good: their placeholder previews its first line). nbval still compares them: the ``conftest.py``
+at the top of the checkout hands them to nbval as the cell's reference outputs.
 
 ``--check`` rebuilds each notebook's cells from its markdown without running anything and
 reports every difference with the committed ``.ipynb``, and every output that should not be
@@ -36,8 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 CONFIRM = ".confirm("
-KEEP_CELL_METADATA = ("tags", "jupyter")
-"""Cell metadata that survives a build: tags (exercise, ...) and jupyter.source_hidden (collapsed code)."""
+STORED = "k8sjobs"
+"""Cell metadata key of the checked outputs kept out of sight: ``metadata.k8sjobs.outputs``."""
+KEEP_CELL_METADATA = ("tags", "jupyter", STORED)
+"""Cell metadata that survives a build: tags (exercise, ...), jupyter.source_hidden (collapsed
+code) and the checked outputs kept out of sight."""
 KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
 
 
@@ -49,6 +62,51 @@ def sources() -> list[Path]:
         if head.startswith("---") and "format_name: myst" in head:
             out.append(md)
     return out
+
+
+def first_exercise(nb: nbformat.NotebookNode) -> int | None:
+    """Index of the lesson's first exercise: the first code cell tagged ``exercise`` or building
+    an ``Exercise(``; None in a notebook without one."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and ("exercise" in cell.metadata.get("tags", ()) or "Exercise(" in cell.source):
+            return i
+    return None
+
+
+def stored_outputs(cell: dict) -> list | None:
+    """The checked outputs a cell keeps out of sight (``metadata.k8sjobs.outputs``; each text as
+    a list of lines, as nbformat writes an output's, so a change of one line is a one-line diff),
+    or None. The ``conftest.py`` at the top of the checkout hands them to nbval."""
+    return cell.get("metadata", {}).get(STORED, {}).get("outputs")
+
+
+def _as_lines(outputs: list) -> list:
+    def lines(value):
+        return value.splitlines(keepends=True) if isinstance(value, str) else value
+    out = []
+    for o in copy.deepcopy(outputs):
+        if "text" in o:
+            o["text"] = lines(o["text"])
+        if "data" in o:
+            o["data"] = nbformat.NotebookNode({k: lines(v) if k.startswith("text/") else v for k, v in o["data"].items()})
+        out.append(o)
+    return out
+
+
+def keep_out_of_sight(nb: nbformat.NotebookNode) -> int:
+    """Move the stored outputs of the checked cells after the first exercise into their metadata
+    (the cell then looks unrun); how many cells were moved. Idempotent."""
+    first = first_exercise(nb)
+    moved = 0
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or first is None or i <= first or CHECK_MARK not in cell.source:
+            continue
+        if cell.outputs or cell.execution_count is not None:
+            cell.metadata[STORED] = nbformat.NotebookNode({"outputs": _as_lines(cell.outputs)})
+            cell.outputs = []
+            cell.execution_count = None
+            moved += 1
+    return moved
 
 
 def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -113,6 +171,12 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
             cell.outputs = kept
         else:
             cell.outputs = []
+    keep_out_of_sight(nb)
+    checked = 0
+    for cell in nb.cells:  # the counts a learner sees: 1, 2, ... on the checked cells left in sight
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            checked += 1
+            cell.execution_count = checked
     return nb
 
 
@@ -168,12 +232,52 @@ def check(md: Path) -> list[str]:
         problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs differs from {md.name}")
     if "widgets" in have.metadata:
         problems.append(f"{ipynb.relative_to(ROOT)}: widget state is committed (metadata.widgets)")
+    first = first_exercise(have)
     for i, cell in enumerate(have.cells):
         if cell.cell_type == "code" and cell.outputs and CHECK_MARK not in cell.source:
             problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} has outputs but is not a checked cell")
+        if cell.cell_type == "code" and cell.outputs and first is not None and i > first:
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} shows a stored output after the first exercise "
+                            f"(cell {first}); rebuild it, or run tools/build_lessons.py --restyle")
+        if stored_outputs(cell) is not None and (CHECK_MARK not in cell.source or first is None or i <= first):
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} keeps outputs in metadata.{STORED} but is not "
+                            f"a checked cell after the first exercise; rebuild it")
         if cell.cell_type == "code" and cell.execution_count is not None and CHECK_MARK not in cell.source:
             problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} keeps an execution count")
     return problems
+
+
+def restyle(md: Path) -> str:
+    """Apply today's conventions to ``md``'s committed notebook without executing it: collapsed
+    code (``jupyter`` metadata) as :func:`apply_conventions` says, and the checked outputs after
+    the first exercise moved out of sight (:func:`keep_out_of_sight`); for a notebook built by an
+    older version of this tool. Refused (nothing written) when the cells differ from ``md``."""
+    ipynb = md.with_suffix(".ipynb")
+    rel = ipynb.relative_to(ROOT)
+    if not ipynb.exists():
+        return f"{rel}: not built yet (run tools/build_lessons.py {md.relative_to(ROOT)})"
+    want = apply_conventions(jupytext.read(md))
+    have = nbformat.read(ipynb, as_version=4)
+
+    def cells(nb):
+        return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ()))) for c in nb.cells]
+    if cells(want) != cells(have):
+        return f"{rel}: its cells differ from {md.name}: rebuild it (tools/build_lessons.py {md.relative_to(ROOT)})"
+    before = nbformat.writes(have)
+    for w, h in zip(want.cells, have.cells):
+        h.metadata.pop("jupyter", None)
+        if "jupyter" in w.metadata:
+            h.metadata["jupyter"] = w.metadata["jupyter"]
+    moved = keep_out_of_sight(have)
+    checked = 0
+    for cell in have.cells:
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            checked += 1
+            cell.execution_count = checked
+    if nbformat.writes(have) == before:
+        return f"{rel}: up to date"
+    nbformat.write(have, ipynb)
+    return f"{rel}: restyled ({moved} outputs moved out of sight)"
 
 
 def _translations():
@@ -209,8 +313,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path, help="lesson .md sources (default: all)")
     ap.add_argument("--check", action="store_true", help="compare without executing; exit 1 on any difference")
+    ap.add_argument("--restyle", action="store_true",
+                    help="apply the conventions (collapsed code, outputs out of sight) to the committed notebooks, no kernel")
     args = ap.parse_args(argv)
     files = [f.resolve() for f in args.files] or sources()
+    if args.restyle:
+        said = [restyle(md) for md in files]
+        print("\n".join(said))
+        return 1 if any("rebuild" in s or "not built" in s for s in said) else 0
     if args.check:
         problems = _translations().zh_tw_problems() if not args.files else []
         problems += [p for md in files for p in check(md)]
