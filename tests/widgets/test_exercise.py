@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import SAMPLE
+
 from k8sjobs import Run
 from k8sjobs.widgets import Exercise, Verdict
 

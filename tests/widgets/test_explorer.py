@@ -9,8 +9,8 @@ from __future__ import annotations
 import ipywidgets as W
 import plotly.graph_objects as go
 import pytest
-
 from conftest import SAMPLE
+
 from k8sjobs import viz
 from k8sjobs.widgets import Explorer
 from k8sjobs.widgets.explorer import _LiveFigureWidget

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import INDEXED, SAMPLE
+
 from k8sjobs import Run
 from k8sjobs.widgets.state import BEFORE_FIRST_CYCLE, ExplorerState, format_seconds
 
