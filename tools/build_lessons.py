@@ -248,8 +248,9 @@ def check(md: Path) -> list[str]:
 
 
 def restyle(md: Path) -> str:
-    """Apply today's conventions to ``md``'s committed notebook without executing it: collapsed
-    code (``jupyter`` metadata) as :func:`apply_conventions` says, and the checked outputs after
+    """Apply today's conventions to ``md``'s committed notebook without executing it: the front
+    matter's metadata, collapsed code (``jupyter`` metadata) as :func:`apply_conventions` says,
+    and the checked outputs after
     the first exercise moved out of sight (:func:`keep_out_of_sight`); for a notebook built by an
     older version of this tool. Refused (nothing written) when the cells differ from ``md``."""
     ipynb = md.with_suffix(".ipynb")
@@ -264,6 +265,9 @@ def restyle(md: Path) -> str:
     if cells(want) != cells(have):
         return f"{rel}: its cells differ from {md.name}: rebuild it (tools/build_lessons.py {md.relative_to(ROOT)})"
     before = nbformat.writes(have)
+    have.metadata.pop("k8sjobs", None)
+    if "k8sjobs" in want.metadata:  # the front matter's (concepts; a translation's source hash)
+        have.metadata["k8sjobs"] = want.metadata["k8sjobs"]
     for w, h in zip(want.cells, have.cells):
         h.metadata.pop("jupyter", None)
         if "jupyter" in w.metadata:
@@ -318,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = [f.resolve() for f in args.files] or sources()
     if args.restyle:
-        said = [restyle(md) for md in files]
+        said = [restyle(md) for md in with_zh_tw(files)]
         print("\n".join(said))
         return 1 if any("rebuild" in s or "not built" in s for s in said) else 0
     if args.check:
