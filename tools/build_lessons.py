@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import sys
 from pathlib import Path
 
@@ -107,6 +108,25 @@ def keep_out_of_sight(nb: nbformat.NotebookNode) -> int:
             cell.execution_count = None
             moved += 1
     return moved
+
+
+def build_id(nb: nbformat.NotebookNode) -> str:
+    """The notebook's build id: the first 12 hex digits of the SHA-256 of the notebook as written,
+    without the id itself (``metadata.k8sjobs.build``). A lesson a learner saved in JupyterLite
+    keeps the id of the notebook it came from; k8sjobs.set_language compares it with the id of the
+    lesson the site ships (tools/lite.py lists them) and says so when they differ."""
+    nb = copy.deepcopy(nb)
+    meta = nb.metadata.get("k8sjobs")
+    if meta is not None:
+        meta.pop("build", None)
+        if not meta:
+            del nb.metadata["k8sjobs"]
+    return hashlib.sha256(nbformat.writes(nb).encode("utf-8")).hexdigest()[:12]
+
+
+def stamp(nb: nbformat.NotebookNode) -> None:
+    """Record the notebook's :func:`build_id` in ``metadata.k8sjobs.build``."""
+    nb.metadata.setdefault("k8sjobs", nbformat.NotebookNode())["build"] = build_id(nb)
 
 
 def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -201,6 +221,7 @@ def build(md: Path, *, timeout: int = 300) -> Path:
     final = clean(nb, keep_checked=True)
     for i, cell in enumerate(final.cells):
         cell["id"] = f"{md.stem[:40]}-{i:03d}"
+    stamp(final)
     nbformat.write(final, out)
     return out
 
@@ -228,8 +249,12 @@ def check(md: Path) -> list[str]:
                 break
         else:
             problems.append(f"{ipynb.relative_to(ROOT)}: {len(have.cells)} cells, {md.name} has {len(want.cells)}")
-    if want.metadata.get("k8sjobs") != have.metadata.get("k8sjobs"):
+    recorded = {k: v for k, v in have.metadata.get("k8sjobs", {}).items() if k != "build"}
+    if want.metadata.get("k8sjobs", {}) != recorded:
         problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs differs from {md.name}")
+    if have.metadata.get("k8sjobs", {}).get("build") != build_id(have):
+        problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs.build is not the notebook's build id; "
+                        "rebuild it, or run tools/build_lessons.py --restyle")
     if "widgets" in have.metadata:
         problems.append(f"{ipynb.relative_to(ROOT)}: widget state is committed (metadata.widgets)")
     first = first_exercise(have)
@@ -278,6 +303,7 @@ def restyle(md: Path) -> str:
         if cell.cell_type == "code" and cell.execution_count is not None:
             checked += 1
             cell.execution_count = checked
+    stamp(have)
     if nbformat.writes(have) == before:
         return f"{rel}: up to date"
     nbformat.write(have, ipynb)
