@@ -1,13 +1,14 @@
 """Build the lesson notebooks from their markdown sources, clean.
 
-    .venv/bin/python tools/build_lessons.py                 # every notebooks/**/*.md with a code cell
-    .venv/bin/python tools/build_lessons.py notebooks/en/05-slow-start.md
+    .venv/bin/python tools/build_lessons.py                 # every lesson source (notebooks/.src/<lang>/*.md)
+    .venv/bin/python tools/build_lessons.py notebooks/.src/en/05-slow-start.md
     .venv/bin/python tools/build_lessons.py --check         # are the .ipynb what the .md say? (no kernel)
     .venv/bin/python tools/build_lessons.py --restyle       # a notebook built by an older version of this tool:
                                                             # today's conventions, no kernel
 
-Each lesson is written as jupytext MyST markdown (``NN-name.md``, reviewable as text) and
-built into ``NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
+Each lesson is written as jupytext MyST markdown (``notebooks/.src/<lang>/NN-name.md``, reviewable
+as text, in a hidden folder so that a learner's file browser lists each lesson once) and built
+into ``notebooks/<lang>/NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
 (``formats``): this tool is the pairing, so JupyterLab with jupytext opens either file alone. Building executes the notebook in a
 fresh kernel (the simulation is seeded, so outputs are deterministic), keeps the outputs of
 cells marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares) and removes every other output,
@@ -25,7 +26,7 @@ at the top of the checkout hands them to nbval as the cell's reference outputs.
 reports every difference with the committed ``.ipynb``, and every output that should not be
 there. Exit status 1 when something differs.
 
-Translations: ``notebooks/zh-TW/*.md`` are generated from ``notebooks/zh-CN/*.md`` (OpenCC
+Translations: ``notebooks/.src/zh-TW/*.md`` are generated from ``notebooks/.src/zh-CN/*.md`` (OpenCC
 ``s2twp`` and tools/zh_tw_overrides.tsv, by tools/translations.py): building a zh-CN lesson
 writes its zh-TW twin and builds that too (building everything regenerates every zh-TW lesson
 first), and ``--check`` reports a stale zh-TW lesson like a stale notebook.
@@ -45,6 +46,15 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / ".src"
+"""The lessons' sources, ``notebooks/.src/<lang>/NN-name.md``: out of the learner's sight (JupyterLab,
+Binder and the JupyterLite site list no hidden folder), beside the notebooks they build,
+``notebooks/<lang>/NN-name.ipynb``."""
+
+
+def notebook_of(md: Path) -> Path:
+    """The notebook built from the lesson source ``md``: ``notebooks/<lang>/NN-name.ipynb``."""
+    return NOTEBOOKS / md.parent.name / f"{md.stem}.ipynb"
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 CONFIRM = ".confirm("
 STORED = "k8sjobs"
@@ -56,9 +66,9 @@ KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
 
 
 def sources() -> list[Path]:
-    """Every lesson source: a MyST markdown file under notebooks/ that declares jupytext formats."""
+    """Every lesson source: a MyST markdown file under notebooks/.src/ that declares jupytext formats."""
     out = []
-    for md in sorted(NOTEBOOKS.rglob("*.md")):
+    for md in sorted(SOURCES.rglob("*.md")):
         head = md.read_text(encoding="utf-8")[:400]
         if head.startswith("---") and "format_name: myst" in head:
             out.append(md)
@@ -214,9 +224,9 @@ def build(md: Path, *, timeout: int = 300) -> Path:
         raise SystemExit(f"{md.relative_to(ROOT)}: cell {leaks[0]} calls .confirm( and is marked {CHECK_MARK}: "
                          "its output would store the answers in the notebook; remove the mark")
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(md.parent)}})
+                            resources={"metadata": {"path": str(notebook_of(md).parent)}})
     client.execute()
-    out = md.with_suffix(".ipynb")
+    out = notebook_of(md)
     nbformat.validator.normalize(nb)
     final = clean(nb, keep_checked=True)
     for i, cell in enumerate(final.cells):
@@ -234,7 +244,7 @@ def _comparable(nb: nbformat.NotebookNode) -> list[tuple]:
 def check(md: Path) -> list[str]:
     """Differences between ``md`` and its committed notebook (empty when in sync)."""
     problems: list[str] = []
-    ipynb = md.with_suffix(".ipynb")
+    ipynb = notebook_of(md)
     rel = md.relative_to(ROOT)
     if not ipynb.exists():
         return [f"{rel}: no {ipynb.name} built from it (run tools/build_lessons.py {rel})"]
@@ -278,7 +288,7 @@ def restyle(md: Path) -> str:
     and the checked outputs after
     the first exercise moved out of sight (:func:`keep_out_of_sight`); for a notebook built by an
     older version of this tool. Refused (nothing written) when the cells differ from ``md``."""
-    ipynb = md.with_suffix(".ipynb")
+    ipynb = notebook_of(md)
     rel = ipynb.relative_to(ROOT)
     if not ipynb.exists():
         return f"{rel}: not built yet (run tools/build_lessons.py {md.relative_to(ROOT)})"
