@@ -19,6 +19,11 @@ And:
   ``.reveal(`` are not used at all (their output would be an answer).
 * No committed output holds a verdict or an answer (``Verdict(``, ``Answer:``, ``Correct:``,
   ``Not quite:``), and the cells of "Checking the answers" keep no output at all.
+* From the first exercise on, no stored output is shown before its cell runs: no code cell after
+  the first one that builds an ``Exercise`` has outputs in the notebook (a stored output right
+  under an exercise would state its answer; a collapsed one is previewed by its first line). Their
+  checked outputs are kept in ``metadata.k8sjobs.outputs``, which nbval compares (the checkout's
+  ``conftest.py``) and the verdict check above reads too.
 * The first code cell calls ``set_language("<the lesson's language>")``.
 
 The start page (00) follows the same shape: its "Words" section is the course glossary, and its
@@ -96,8 +101,10 @@ def _source(cell: dict) -> str:
 
 
 def _output_text(cell: dict) -> str:
+    """The text of a cell's stored outputs, those kept out of sight (metadata.k8sjobs.outputs) too."""
     parts = []
-    for out in cell.get("outputs", []):
+    kept = cell.get("metadata", {}).get("k8sjobs", {}).get("outputs", [])
+    for out in [*cell.get("outputs", []), *kept]:
         text = out.get("text", "")
         parts.append("".join(text) if isinstance(text, list) else text)
         for value in out.get("data", {}).values():
@@ -141,6 +148,11 @@ def _confirmed_names(code: str) -> set[str]:
     return {node.func.value.id for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "confirm"
             and isinstance(node.func.value, ast.Name)}
+
+
+def _first_line(cell: dict) -> str:
+    lines = [line for line in _source(cell).splitlines() if line.strip() and not line.startswith("# NBVAL")]
+    return lines[0] if lines else ""
 
 
 def shape_problems(nb: dict, *, number: str, language: str = "en") -> list[str]:
@@ -195,6 +207,10 @@ def shape_problems(nb: dict, *, number: str, language: str = "en") -> list[str]:
     built, confirmed = set(), set()
     for cell, where in code_cells:
         code = _source(cell)
+        if built and where != checking and cell.get("outputs"):
+            problems.append(f"a code cell in section {where!r}, after the first exercise, shows a stored output "
+                            f"before it runs: {_first_line(cell)!r} (tools/build_lessons.py keeps it in "
+                            "metadata.k8sjobs.outputs)")
         built |= _exercise_names(code)
         calls = _calls(code)
         if where != checking and calls:
@@ -362,6 +378,29 @@ def test_the_checker_refuses_a_verdict_or_an_answer_in_a_committed_output(nth_co
     nb["cells"][cell]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": text}]
     found = shape_problems(nb, number="07")
     assert any("holds a verdict or an answer" in p for p in found), found
+    # kept out of sight, it is still committed
+    nb["cells"][cell]["metadata"]["k8sjobs"] = {"outputs": nb["cells"][cell].pop("outputs")}
+    nb["cells"][cell]["outputs"] = []
+    found = shape_problems(nb, number="07")
+    assert any("holds a verdict or an answer" in p for p in found), found
+
+
+def test_the_checker_refuses_a_stored_output_shown_after_the_first_exercise() -> None:
+    text = GOOD.replace("ex_one\n```\n", "ex_one\n```\n\n```{code-cell} ipython3\n# NBVAL_CHECK_OUTPUT\nprint(2)\n```\n", 1)
+    nb = notebook(text)
+    cell = next(c for c in nb["cells"] if "print(2)" in _source(c))
+    cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "2\n"}]
+    found = shape_problems(nb, number="07")
+    assert any("after the first exercise, shows a stored output before it runs: 'print(2)'" in p for p in found), found
+    cell["metadata"]["jupyter"] = {"outputs_hidden": True}  # collapsed: JupyterLab previews its first line
+    assert shape_problems(nb, number="07") == found
+    cell["metadata"]["k8sjobs"], cell["outputs"] = {"outputs": cell["outputs"]}, []
+    assert shape_problems(nb, number="07") == []
+    # before the first exercise a stored output may show (it answers nothing yet)
+    before = notebook(GOOD.replace('set_language("en")\n', 'set_language("en")\nprint(1)\n', 1))
+    before["cells"][[c["cell_type"] for c in before["cells"]].index("code")]["outputs"] = [
+        {"output_type": "stream", "name": "stdout", "text": "1\n"}]
+    assert shape_problems(before, number="07") == []
 
 
 def test_the_checker_refuses_any_output_kept_in_checking_the_answers() -> None:

@@ -87,7 +87,7 @@ def test_every_recorded_answer_check_says_correct(path: Path) -> None:
     for cell in code_cells(load(path)):
         if ".check(" not in src(cell):
             continue
-        for out in cell.get("outputs", []):
+        for out in [*cell.get("outputs", []), *cell.get("metadata", {}).get("k8sjobs", {}).get("outputs", [])]:
             text = "".join(out.get("text", [])) if isinstance(out.get("text"), list) else out.get("text", "")
             for line in text.splitlines():
                 if line.startswith("Verdict("):
@@ -110,3 +110,13 @@ def test_the_copied_curriculum_is_unchanged_and_matches_the_shared_one() -> None
     from vendored import verify_copies
 
     assert not verify_copies(CONCEPTS_MD.parent, SHARED_CONCEPTS.parent)
+
+
+def test_a_learners_folder_lists_each_lesson_once() -> None:
+    # notebooks/<lang>/ holds what a learner opens; the sources are in notebooks/.src/<lang>/ (hidden)
+    folders = [d for d in (ROOT / "notebooks").iterdir() if d.is_dir() and any(d.glob("*.ipynb"))]
+    assert {d.name for d in folders} >= {"en", "zh-CN", "zh-TW", "ru"}
+    for folder in folders:
+        assert not list(folder.glob("*.md")), f"{folder.name}/ lists Markdown sources beside the notebooks"
+        for nb in folder.glob("[0-9][0-9]-*.ipynb"):
+            assert (ROOT / "notebooks" / ".src" / folder.name / f"{nb.stem}.md").is_file(), f"no source of {nb}"

@@ -27,7 +27,8 @@ from tools import translations
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-EN = NOTEBOOKS / "en"
+SOURCES = NOTEBOOKS / ".src"
+EN = SOURCES / "en"
 
 
 t = translations
@@ -59,20 +60,20 @@ def test_each_translated_lesson_is_its_english_lesson_in_another_language(langua
 @pytest.mark.parametrize("language", t.LANGUAGES)
 def test_every_english_lesson_has_a_twin_unless_it_is_awaiting_translation(language: str) -> None:
     english = set(english_lessons())
-    have = {p.stem for p in (NOTEBOOKS / language).glob("[0-9][0-9]-*.md")}
+    have = {p.stem for p in (SOURCES / language).glob("[0-9][0-9]-*.md")}
     awaiting = AWAITING[language]
     source = "zh-CN" if language == "zh-TW" else language
     assert not awaiting - english, f"AWAITING[{source!r}] names lessons that do not exist: {sorted(awaiting - english)}"
     assert not have - english, f"{language} lessons without an English lesson: {sorted(have - english)}"
     done = sorted(have & awaiting)
-    assert not done, (f"{done} exist in notebooks/{language}/ but are still listed in AWAITING[{source!r}] "
+    assert not done, (f"{done} exist in notebooks/.src/{language}/ but are still listed in AWAITING[{source!r}] "
                       f"(tests/test_translations.py): delete them from the list")
     missing = sorted(english - have - awaiting)
-    assert not missing, (f"no notebooks/{language}/ twin of {missing}"
+    assert not missing, (f"no notebooks/.src/{language}/ twin of {missing}"
                          + (": build the zh-CN lesson (tools/build_lessons.py) to generate it" if language == "zh-TW"
                             else f"; translate them, or list them in AWAITING[{source!r}] until then"))
     built = sorted(s for s in have if not (NOTEBOOKS / language / f"{s}.ipynb").exists())
-    assert not built, f"no notebook built from notebooks/{language}/{built}.md (tools/build_lessons.py)"
+    assert not built, f"no notebook built from notebooks/.src/{language}/{built}.md (tools/build_lessons.py)"
 
 
 LESSON_LINK = re.compile(r"\]\((\d\d-[a-z0-9-]+)\.ipynb\)")
@@ -84,7 +85,7 @@ def linked_lessons(md: Path) -> set[str]:
 
 @pytest.mark.parametrize("language", t.LANGUAGES)
 def test_a_start_page_links_the_lessons_of_the_english_one_each_translated_or_awaiting(language: str) -> None:
-    start = NOTEBOOKS / language / "00-start-here.md"
+    start = SOURCES / language / "00-start-here.md"
     if not start.exists():
         assert "00-start-here" in AWAITING[language], f"{start} is missing and not awaiting translation"
         return
@@ -294,15 +295,15 @@ def test_a_translated_choice_label_is_fine_but_a_string_changed_without_translat
 
 
 def test_the_stale_message_says_which_english_file_and_how_to_bring_the_translation_up_to_date() -> None:
-    path = NOTEBOOKS / "ru" / "07-failures-and-backoff.md"
+    path = SOURCES / "ru" / "07-failures-and-backoff.md"
     msg = t.stale_message(path, "ab" * 32)
-    assert "notebooks/en/07-failures-and-backoff.md" in msg
+    assert "notebooks/.src/en/07-failures-and-backoff.md" in msg
     assert t.sha256(EN / "07-failures-and-backoff.md") in msg, "the hash to record"
-    assert "git log -p -- notebooks/en/07-failures-and-backoff.md" in msg, "no commit has that hash: the history"
-    assert "tools/translations.py rehash notebooks/ru/07-failures-and-backoff.md" in msg
-    assert "tools/build_lessons.py notebooks/ru/07-failures-and-backoff.md" in msg
-    zh_tw = t.stale_message(NOTEBOOKS / "zh-TW" / "07-failures-and-backoff.md", "ab" * 32)
-    assert "is generated: bring notebooks/zh-CN/07-failures-and-backoff.md up to date" in zh_tw
+    assert "git log -p -- notebooks/.src/en/07-failures-and-backoff.md" in msg, "no commit has that hash: the history"
+    assert "tools/translations.py rehash notebooks/.src/ru/07-failures-and-backoff.md" in msg
+    assert "tools/build_lessons.py notebooks/.src/ru/07-failures-and-backoff.md" in msg
+    zh_tw = t.stale_message(SOURCES / "zh-TW" / "07-failures-and-backoff.md", "ab" * 32)
+    assert "is generated: bring notebooks/.src/zh-CN/07-failures-and-backoff.md up to date" in zh_tw
 
 
 def test_the_stale_message_finds_the_commit_the_translation_was_made_from(tmp_path: Path) -> None:
@@ -321,11 +322,29 @@ def test_the_stale_message_finds_the_commit_the_translation_was_made_from(tmp_pa
     assert t.commit_with(lesson, t.sha256_bytes(b"never\n"), root=tmp_path) is None
 
 
+def test_the_commit_of_a_hash_is_found_across_the_move_of_the_sources(tmp_path: Path) -> None:
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    old = tmp_path / "notebooks" / "en" / "07-x.md"
+    old.parent.mkdir(parents=True)
+    text = "".join(f"line {i} of the lesson\n" for i in range(30))
+    old.write_text(text)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "first"], check=True)
+    first = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    (tmp_path / "notebooks" / ".src" / "en").mkdir(parents=True)
+    subprocess.run([*git, "mv", "notebooks/en/07-x.md", "notebooks/.src/en/07-x.md"], check=True)
+    moved = tmp_path / "notebooks" / ".src" / "en" / "07-x.md"
+    moved.write_text(text.replace("line 3 ", "line three "))  # moved and changed in one commit
+    subprocess.run([*git, "commit", "-qam", "move"], check=True)
+    assert t.commit_with(moved, t.sha256_bytes(text.encode()), root=tmp_path) == first
+
+
 def test_start_and_rehash_make_a_translation_that_passes_until_the_english_changes(tmp_path, monkeypatch) -> None:
     en = tmp_path / "notebooks" / "en" / "07-a-lesson.md"
     en.parent.mkdir(parents=True)
     en.write_text(ENGLISH, encoding="utf-8")
-    monkeypatch.setattr(t, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(t, "SOURCES", tmp_path / "notebooks")
     monkeypatch.setattr(t, "EN", en.parent)
     ru = t.start("ru", "07-a-lesson")
     assert ru == tmp_path / "notebooks" / "ru" / "07-a-lesson.md"

@@ -1,21 +1,32 @@
 """Build the lesson notebooks from their markdown sources, clean.
 
-    .venv/bin/python tools/build_lessons.py                 # every notebooks/**/*.md with a code cell
-    .venv/bin/python tools/build_lessons.py notebooks/en/05-slow-start.md
+    .venv/bin/python tools/build_lessons.py                 # every lesson source (notebooks/.src/<lang>/*.md)
+    .venv/bin/python tools/build_lessons.py notebooks/.src/en/05-slow-start.md
     .venv/bin/python tools/build_lessons.py --check         # are the .ipynb what the .md say? (no kernel)
+    .venv/bin/python tools/build_lessons.py --restyle       # a notebook built by an older version of this tool:
+                                                            # today's conventions, no kernel
 
-Each lesson is written as jupytext MyST markdown (``NN-name.md``, reviewable as text) and
-built into ``NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
+Each lesson is written as jupytext MyST markdown (``notebooks/.src/<lang>/NN-name.md``, reviewable
+as text, in a hidden folder so that a learner's file browser lists each lesson once) and built
+into ``notebooks/<lang>/NN-name.ipynb``, the file learners open. Neither declares a jupytext pairing
 (``formats``): this tool is the pairing, so JupyterLab with jupytext opens either file alone. Building executes the notebook in a
 fresh kernel (the simulation is seeded, so outputs are deterministic), keeps the outputs of
 cells marked ``# NBVAL_CHECK_OUTPUT`` (what nbval compares) and removes every other output,
 execution count and widget state (a FigureWidget's state embeds all of plotly.js).
 
+From the lesson's first exercise on, a learner must see no stored output before running its
+cell: an output right under an exercise would state the answer. So the checked outputs of the
+cells after the first exercise are kept out of sight, in the cell's metadata
+(``metadata.k8sjobs.outputs``): the cell is committed unrun and without outputs, as JupyterLab,
+Notebook 7 and JupyterLite then show it (a collapsed output, ``jupyter.outputs_hidden``, is no
+good: their placeholder previews its first line). nbval still compares them: the ``conftest.py``
+at the top of the checkout hands them to nbval as the cell's reference outputs.
+
 ``--check`` rebuilds each notebook's cells from its markdown without running anything and
 reports every difference with the committed ``.ipynb``, and every output that should not be
 there. Exit status 1 when something differs.
 
-Translations: ``notebooks/zh-TW/*.md`` are generated from ``notebooks/zh-CN/*.md`` (OpenCC
+Translations: ``notebooks/.src/zh-TW/*.md`` are generated from ``notebooks/.src/zh-CN/*.md`` (OpenCC
 ``s2twp`` and tools/zh_tw_overrides.tsv, by tools/translations.py): building a zh-CN lesson
 writes its zh-TW twin and builds that too (building everything regenerates every zh-TW lesson
 first), and ``--check`` reports a stale zh-TW lesson like a stale notebook.
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import sys
 from pathlib import Path
 
@@ -34,21 +46,97 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / ".src"
+"""The lessons' sources, ``notebooks/.src/<lang>/NN-name.md``: out of the learner's sight (JupyterLab,
+Binder and the JupyterLite site list no hidden folder), beside the notebooks they build,
+``notebooks/<lang>/NN-name.ipynb``."""
+
+
+def notebook_of(md: Path) -> Path:
+    """The notebook built from the lesson source ``md``: ``notebooks/<lang>/NN-name.ipynb``."""
+    return NOTEBOOKS / md.parent.name / f"{md.stem}.ipynb"
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 CONFIRM = ".confirm("
-KEEP_CELL_METADATA = ("tags", "jupyter")
-"""Cell metadata that survives a build: tags (exercise, ...) and jupyter.source_hidden (collapsed code)."""
+STORED = "k8sjobs"
+"""Cell metadata key of the checked outputs kept out of sight: ``metadata.k8sjobs.outputs``."""
+KEEP_CELL_METADATA = ("tags", "jupyter", STORED)
+"""Cell metadata that survives a build: tags (exercise, ...), jupyter.source_hidden (collapsed
+code) and the checked outputs kept out of sight."""
 KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext", "k8sjobs")
 
 
 def sources() -> list[Path]:
-    """Every lesson source: a MyST markdown file under notebooks/ that declares jupytext formats."""
+    """Every lesson source: a MyST markdown file under notebooks/.src/ that declares jupytext formats."""
     out = []
-    for md in sorted(NOTEBOOKS.rglob("*.md")):
+    for md in sorted(SOURCES.rglob("*.md")):
         head = md.read_text(encoding="utf-8")[:400]
         if head.startswith("---") and "format_name: myst" in head:
             out.append(md)
     return out
+
+
+def first_exercise(nb: nbformat.NotebookNode) -> int | None:
+    """Index of the lesson's first exercise: the first code cell tagged ``exercise`` or building
+    an ``Exercise(``; None in a notebook without one."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and ("exercise" in cell.metadata.get("tags", ()) or "Exercise(" in cell.source):
+            return i
+    return None
+
+
+def stored_outputs(cell: dict) -> list | None:
+    """The checked outputs a cell keeps out of sight (``metadata.k8sjobs.outputs``; each text as
+    a list of lines, as nbformat writes an output's, so a change of one line is a one-line diff),
+    or None. The ``conftest.py`` at the top of the checkout hands them to nbval."""
+    return cell.get("metadata", {}).get(STORED, {}).get("outputs")
+
+
+def _as_lines(outputs: list) -> list:
+    def lines(value):
+        return value.splitlines(keepends=True) if isinstance(value, str) else value
+    out = []
+    for o in copy.deepcopy(outputs):
+        if "text" in o:
+            o["text"] = lines(o["text"])
+        if "data" in o:
+            o["data"] = nbformat.NotebookNode({k: lines(v) if k.startswith("text/") else v for k, v in o["data"].items()})
+        out.append(o)
+    return out
+
+
+def keep_out_of_sight(nb: nbformat.NotebookNode) -> int:
+    """Move the stored outputs of the checked cells after the first exercise into their metadata
+    (the cell then looks unrun); how many cells were moved. Idempotent."""
+    first = first_exercise(nb)
+    moved = 0
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or first is None or i <= first or CHECK_MARK not in cell.source:
+            continue
+        if cell.outputs or cell.execution_count is not None:
+            cell.metadata[STORED] = nbformat.NotebookNode({"outputs": _as_lines(cell.outputs)})
+            cell.outputs = []
+            cell.execution_count = None
+            moved += 1
+    return moved
+
+
+def build_id(nb: nbformat.NotebookNode) -> str:
+    """The notebook's build id: the first 12 hex digits of the SHA-256 of the notebook as written,
+    without the id itself (``metadata.k8sjobs.build``). A lesson a learner saved in JupyterLite
+    keeps the id of the notebook it came from; k8sjobs.set_language compares it with the id of the
+    lesson the site ships (tools/lite.py lists them) and says so when they differ."""
+    nb = copy.deepcopy(nb)
+    meta = nb.metadata.get("k8sjobs")
+    if meta is not None:
+        meta.pop("build", None)
+        if not meta:
+            del nb.metadata["k8sjobs"]
+    return hashlib.sha256(nbformat.writes(nb).encode("utf-8")).hexdigest()[:12]
+
+
+def stamp(nb: nbformat.NotebookNode) -> None:
+    """Record the notebook's :func:`build_id` in ``metadata.k8sjobs.build``."""
+    nb.metadata.setdefault("k8sjobs", nbformat.NotebookNode())["build"] = build_id(nb)
 
 
 def apply_conventions(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -113,6 +201,12 @@ def clean(nb: nbformat.NotebookNode, *, keep_checked: bool) -> nbformat.Notebook
             cell.outputs = kept
         else:
             cell.outputs = []
+    keep_out_of_sight(nb)
+    checked = 0
+    for cell in nb.cells:  # the counts a learner sees: 1, 2, ... on the checked cells left in sight
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            checked += 1
+            cell.execution_count = checked
     return nb
 
 
@@ -130,13 +224,14 @@ def build(md: Path, *, timeout: int = 300) -> Path:
         raise SystemExit(f"{md.relative_to(ROOT)}: cell {leaks[0]} calls .confirm( and is marked {CHECK_MARK}: "
                          "its output would store the answers in the notebook; remove the mark")
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(md.parent)}})
+                            resources={"metadata": {"path": str(notebook_of(md).parent)}})
     client.execute()
-    out = md.with_suffix(".ipynb")
+    out = notebook_of(md)
     nbformat.validator.normalize(nb)
     final = clean(nb, keep_checked=True)
     for i, cell in enumerate(final.cells):
         cell["id"] = f"{md.stem[:40]}-{i:03d}"
+    stamp(final)
     nbformat.write(final, out)
     return out
 
@@ -149,7 +244,7 @@ def _comparable(nb: nbformat.NotebookNode) -> list[tuple]:
 def check(md: Path) -> list[str]:
     """Differences between ``md`` and its committed notebook (empty when in sync)."""
     problems: list[str] = []
-    ipynb = md.with_suffix(".ipynb")
+    ipynb = notebook_of(md)
     rel = md.relative_to(ROOT)
     if not ipynb.exists():
         return [f"{rel}: no {ipynb.name} built from it (run tools/build_lessons.py {rel})"]
@@ -164,16 +259,65 @@ def check(md: Path) -> list[str]:
                 break
         else:
             problems.append(f"{ipynb.relative_to(ROOT)}: {len(have.cells)} cells, {md.name} has {len(want.cells)}")
-    if want.metadata.get("k8sjobs") != have.metadata.get("k8sjobs"):
+    recorded = {k: v for k, v in have.metadata.get("k8sjobs", {}).items() if k != "build"}
+    if want.metadata.get("k8sjobs", {}) != recorded:
         problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs differs from {md.name}")
+    if have.metadata.get("k8sjobs", {}).get("build") != build_id(have):
+        problems.append(f"{ipynb.relative_to(ROOT)}: metadata.k8sjobs.build is not the notebook's build id; "
+                        "rebuild it, or run tools/build_lessons.py --restyle")
     if "widgets" in have.metadata:
         problems.append(f"{ipynb.relative_to(ROOT)}: widget state is committed (metadata.widgets)")
+    first = first_exercise(have)
     for i, cell in enumerate(have.cells):
         if cell.cell_type == "code" and cell.outputs and CHECK_MARK not in cell.source:
             problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} has outputs but is not a checked cell")
+        if cell.cell_type == "code" and cell.outputs and first is not None and i > first:
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} shows a stored output after the first exercise "
+                            f"(cell {first}); rebuild it, or run tools/build_lessons.py --restyle")
+        if stored_outputs(cell) is not None and (CHECK_MARK not in cell.source or first is None or i <= first):
+            problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} keeps outputs in metadata.{STORED} but is not "
+                            f"a checked cell after the first exercise; rebuild it")
         if cell.cell_type == "code" and cell.execution_count is not None and CHECK_MARK not in cell.source:
             problems.append(f"{ipynb.relative_to(ROOT)}: cell {i} keeps an execution count")
     return problems
+
+
+def restyle(md: Path) -> str:
+    """Apply today's conventions to ``md``'s committed notebook without executing it: the front
+    matter's metadata, collapsed code (``jupyter`` metadata) as :func:`apply_conventions` says,
+    and the checked outputs after
+    the first exercise moved out of sight (:func:`keep_out_of_sight`); for a notebook built by an
+    older version of this tool. Refused (nothing written) when the cells differ from ``md``."""
+    ipynb = notebook_of(md)
+    rel = ipynb.relative_to(ROOT)
+    if not ipynb.exists():
+        return f"{rel}: not built yet (run tools/build_lessons.py {md.relative_to(ROOT)})"
+    want = apply_conventions(jupytext.read(md))
+    have = nbformat.read(ipynb, as_version=4)
+
+    def cells(nb):
+        return [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ()))) for c in nb.cells]
+    if cells(want) != cells(have):
+        return f"{rel}: its cells differ from {md.name}: rebuild it (tools/build_lessons.py {md.relative_to(ROOT)})"
+    before = nbformat.writes(have)
+    have.metadata.pop("k8sjobs", None)
+    if "k8sjobs" in want.metadata:  # the front matter's (concepts; a translation's source hash)
+        have.metadata["k8sjobs"] = want.metadata["k8sjobs"]
+    for w, h in zip(want.cells, have.cells):
+        h.metadata.pop("jupyter", None)
+        if "jupyter" in w.metadata:
+            h.metadata["jupyter"] = w.metadata["jupyter"]
+    moved = keep_out_of_sight(have)
+    checked = 0
+    for cell in have.cells:
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            checked += 1
+            cell.execution_count = checked
+    stamp(have)
+    if nbformat.writes(have) == before:
+        return f"{rel}: up to date"
+    nbformat.write(have, ipynb)
+    return f"{rel}: restyled ({moved} outputs moved out of sight)"
 
 
 def _translations():
@@ -205,8 +349,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path, help="lesson .md sources (default: all)")
     ap.add_argument("--check", action="store_true", help="compare without executing; exit 1 on any difference")
+    ap.add_argument("--restyle", action="store_true",
+                    help="apply the conventions (collapsed code, outputs out of sight) to the committed notebooks, no kernel")
     args = ap.parse_args(argv)
     files = [f.resolve() for f in args.files] or sources()
+    if args.restyle:
+        said = [restyle(md) for md in with_zh_tw(files)]
+        print("\n".join(said))
+        return 1 if any("rebuild" in s or "not built" in s for s in said) else 0
     if args.check:
         problems = _translations().zh_tw_problems() if not args.files else []
         problems += [p for md in files for p in check(md)]

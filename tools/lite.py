@@ -62,6 +62,8 @@ SITE = ROOT / "_site"
 WORK = ROOT / "build" / "lite"
 START = "en/00-start-here.ipynb"
 """The start page, as a path inside the site."""
+SITE_LESSONS = "site_lessons.json"
+"""The file of the project's wheel that lists the build id of every lesson of the site (k8sjobs.SITE_LESSONS)."""
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 PYODIDE_DIR = "static/pyodide"
 PYODIDE_URL = f"./{PYODIDE_DIR}/pyodide.mjs"
@@ -204,6 +206,9 @@ def project_wheel(dest: Path, work: Path | None = None) -> Path:
     work = work or WORK
     src = work / "project"
     shutil.copytree(ROOT / "k8sjobs", src / "k8sjobs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # the build ids of the lessons the site ships: k8sjobs.set_language tells a learner whose
+    # browser copy of a lesson is older (k8sjobs.older_copy_notice)
+    (src / "k8sjobs" / SITE_LESSONS).write_text(json.dumps(site_lessons(), indent=0, sort_keys=True), encoding="utf-8")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     out = work / "project-wheel"
@@ -214,6 +219,21 @@ def project_wheel(dest: Path, work: Path | None = None) -> Path:
     if missing:
         raise SystemExit(f"lite: the project wheel lacks package data {missing}: see [tool.setuptools.package-data]")
     return Path(shutil.move(wheel, dest / wheel.name))
+
+
+def site_lessons() -> dict[str, str]:
+    """``{"<lang>/<lesson>.ipynb": build id}`` of every lesson the site ships (their
+    ``metadata.k8sjobs.build``, written by tools/build_lessons.py)."""
+    out = {}
+    for lang in lesson_dirs():
+        for f in lesson_files(lang):
+            if f.suffix == ".ipynb":
+                build = json.loads(f.read_text(encoding="utf-8")).get("metadata", {}).get("k8sjobs", {}).get("build")
+                if not build:
+                    raise SystemExit(f"lite: {f.relative_to(ROOT)} has no metadata.k8sjobs.build: "
+                                     "run tools/build_lessons.py --restyle")
+                out[f.relative_to(lang.parent).as_posix()] = build
+    return out
 
 
 def package_data_expected(root: Path = ROOT) -> list[str]:
@@ -386,6 +406,16 @@ def check_site(out: Path) -> dict:
     preload = kernel.get("loadPyodideOptions", {}).get("packages", [])
     if sorted(preload) != sorted(site_lock_["packages"]):
         problems.append(f"preloaded {sorted(preload)} is not the lock's {sorted(site_lock_['packages'])}")
+    project = site_lock_["packages"].get(lock.canon(lock.PROJECT))
+    if project and (out / PYODIDE_DIR / project["file_name"]).is_file():
+        with zipfile.ZipFile(out / PYODIDE_DIR / project["file_name"]) as z:
+            listed = json.loads(z.read(f"k8sjobs/{SITE_LESSONS}")) if f"k8sjobs/{SITE_LESSONS}" in z.namelist() else None
+        shipped = {p.relative_to(out / "files").as_posix():
+                   json.loads(p.read_text(encoding="utf-8"))["metadata"].get("k8sjobs", {}).get("build")
+                   for p in (out / "files").rglob("*.ipynb")}
+        if listed != shipped:
+            problems.append(f"k8sjobs/{SITE_LESSONS} of the project's wheel does not list the build ids of the "
+                            "site's lessons")
     maps = [p for p in out.rglob("*.map")]
     if maps:
         problems.append(f"{len(maps)} source maps (e.g. {maps[0].relative_to(out)})")

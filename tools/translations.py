@@ -5,16 +5,16 @@
     .venv/bin/python tools/translations.py start ru 07-failures-and-backoff   # a new translation to fill in
     .venv/bin/python tools/translations.py diff FILE              # what changed in the English since FILE's hash
     .venv/bin/python tools/translations.py rehash FILE...         # record the current English hash in FILE
-    .venv/bin/python tools/translations.py zh-tw [FILE...]        # write notebooks/zh-TW/*.md from zh-CN
+    .venv/bin/python tools/translations.py zh-tw [FILE...]        # write notebooks/.src/zh-TW/*.md from zh-CN
 
-A translation ``notebooks/<lang>/NN-slug.md`` is the English ``notebooks/en/NN-slug.md`` in
+A translation ``notebooks/.src/<lang>/NN-slug.md`` is the English ``notebooks/.src/en/NN-slug.md`` in
 another language: the same concepts, the same cells, the same exercises (ids, kinds, choice
 keys, answers), the same code once string literals and comments are set aside, and the SHA-256
 of the English file it was translated from (``k8sjobs.source_sha256``), so a change of the
 English makes the translation stale until a translator carries the change over
 (:func:`parity_problems`, run by tests/test_translations.py).
 
-``notebooks/zh-TW/`` is generated from ``notebooks/zh-CN/`` (:func:`zh_tw_lesson`) with the
+``notebooks/.src/zh-TW/`` is generated from ``notebooks/.src/zh-CN/`` (:func:`zh_tw_lesson`) with the
 converter the message catalogs use (tools/i18n.py: OpenCC ``s2twp`` plus the reviewed overrides
 of tools/zh_tw_overrides.tsv); tools/build_lessons.py writes and checks it.
 """
@@ -40,7 +40,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-EN = NOTEBOOKS / "en"
+SOURCES = NOTEBOOKS / ".src"
+"""The lessons' Markdown sources, ``notebooks/.src/<lang>/NN-x.md`` (tools/build_lessons.py builds
+``notebooks/<lang>/NN-x.ipynb`` from each)."""
+EN = SOURCES / "en"
 LANGUAGES = ("zh-CN", "zh-TW", "ru")
 """Every language a lesson is translated into, besides English."""
 BY_HAND = ("zh-CN", "ru")
@@ -83,8 +86,8 @@ def front_matter(text: str) -> dict:
 
 
 def translations(languages: tuple[str, ...] = LANGUAGES) -> list[Path]:
-    """Every translated lesson source under notebooks/<language>/."""
-    return sorted(p for lang in languages for p in (NOTEBOOKS / lang).glob("[0-9][0-9]-*.md"))
+    """Every translated lesson source under notebooks/.src/<language>/."""
+    return sorted(p for lang in languages for p in (SOURCES / lang).glob("[0-9][0-9]-*.md"))
 
 
 def english_of(path: Path) -> Path:
@@ -93,7 +96,7 @@ def english_of(path: Path) -> Path:
 
 
 def language_of(path: Path) -> str:
-    """The language of a lesson file: the name of its directory under notebooks/."""
+    """The language of a lesson file: the name of its directory (notebooks/.src/<language>/, notebooks/<language>/)."""
     return path.parent.name
 
 
@@ -473,10 +476,14 @@ def commit_with(path: Path, digest: str, limit: int = 200, root: Path = ROOT) ->
     except ValueError:
         return None
     try:
-        log = subprocess.run(["git", "-C", str(root), "log", f"-{limit}", "--format=%H", "--", name],
-                             capture_output=True, text=True, check=True).stdout.split()
-        for commit in log:
-            blob = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{name}"], capture_output=True,
+        # --follow: the sources moved (notebooks/<lang>/ -> notebooks/.src/<lang>/); each commit's
+        # entry names the file as it was called then
+        log = subprocess.run(["git", "-C", str(root), "log", f"-{limit}", "--follow", "--format=%x00%H",
+                              "--name-only", "--", name], capture_output=True, text=True, check=True).stdout
+        for entry in log.split("\0")[1:]:
+            lines = [line for line in entry.splitlines() if line.strip()]
+            commit, then = lines[0], lines[1] if len(lines) > 1 else name
+            blob = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{then}"], capture_output=True,
                                   check=False)
             if blob.returncode == 0 and sha256_bytes(blob.stdout) == digest:
                 return commit
@@ -490,7 +497,7 @@ def stale_message(path: Path, recorded: str | None) -> str:
     en = english_of(path)
     now = sha256(en)
     lang = language_of(path)
-    source = path if lang not in GENERATED else NOTEBOOKS / GENERATED[lang] / path.name
+    source = path if lang not in GENERATED else SOURCES / GENERATED[lang] / path.name
     lines = [f"{rel(path)} was translated from another version of {rel(en)} "
              f"(recorded source_sha256 {recorded}; the English file now has {now})."]
     if lang in GENERATED:
@@ -653,7 +660,7 @@ def write_zh_tw(zh_cn: Path) -> tuple[Path, bool]:
     return out, changed
 
 
-def zh_tw_problems(notebooks: Path = NOTEBOOKS) -> list[str]:
+def zh_tw_problems(notebooks: Path = SOURCES) -> list[str]:
     """Stale, missing or orphaned generated zh-TW lessons (``build_lessons.py --check`` reports them)."""
     problems = []
     sources = {p.name: p for p in (notebooks / "zh-CN").glob("[0-9][0-9]-*.md")}
@@ -777,7 +784,7 @@ def start(language: str, stem: str) -> Path:
     en = EN / f"{stem.removesuffix('.md')}.md"
     if not en.exists():
         raise SystemExit(f"no English lesson {rel(en)}")
-    out = NOTEBOOKS / language / en.name
+    out = SOURCES / language / en.name
     if out.exists():
         raise SystemExit(f"{rel(out)} exists already")
     text = en.read_text(encoding="utf-8")
@@ -793,7 +800,7 @@ def start(language: str, stem: str) -> Path:
 def rehash(path: Path) -> str:
     """Record the current English hash in translation ``path`` (after carrying its changes over)."""
     if language_of(path) in GENERATED:
-        raise SystemExit(f"{rel(path)} is generated: rehash notebooks/{GENERATED[language_of(path)]}/{path.name}")
+        raise SystemExit(f"{rel(path)} is generated: rehash notebooks/.src/{GENERATED[language_of(path)]}/{path.name}")
     now = sha256(english_of(path))
     text = path.read_text(encoding="utf-8")
     new, n = re.subn(r"^(  source_sha256:) *\S*$", rf"\g<1> {now}", text, count=1, flags=re.M)
@@ -817,7 +824,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", type=Path)
     p = sub.add_parser("rehash", help="record the current English hash")
     p.add_argument("files", nargs="+", type=Path)
-    p = sub.add_parser("zh-tw", help="write notebooks/zh-TW/*.md from notebooks/zh-CN (all, or these)")
+    p = sub.add_parser("zh-tw", help="write notebooks/.src/zh-TW/*.md from notebooks/.src/zh-CN (all, or these)")
     p.add_argument("files", nargs="*", type=Path)
     args = ap.parse_args(argv)
 
@@ -837,7 +844,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return subprocess.run(["git", "-C", str(ROOT), "diff", commit, "--", rel(english_of(path))]).returncode
     if args.command == "zh-tw":
-        files = [f.resolve() for f in args.files] or sorted((NOTEBOOKS / "zh-CN").glob("[0-9][0-9]-*.md"))
+        files = [f.resolve() for f in args.files] or sorted((SOURCES / "zh-CN").glob("[0-9][0-9]-*.md"))
         for f in files:
             out, changed = write_zh_tw(f)
             print(f"{'wrote' if changed else 'unchanged'} {rel(out)}")
@@ -853,7 +860,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{state:14} {rel(f)}")
     if args.command == "status":
         for lang in LANGUAGES:
-            missing = [p.name for p in sorted(EN.glob("[0-9][0-9]-*.md")) if not (NOTEBOOKS / lang / p.name).exists()]
+            missing = [p.name for p in sorted(EN.glob("[0-9][0-9]-*.md")) if not (SOURCES / lang / p.name).exists()]
             print(f"{lang}: {len(missing)} lesson(s) not translated yet" + (f": {', '.join(missing)}" if missing else ""))
     for p in problems:
         print(p, file=sys.stderr)

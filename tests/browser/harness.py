@@ -524,6 +524,20 @@ _CELL_OUTPUTS_JS = """() => {
 }"""
 
 
+# checkVisibility(): false under display:none (a collapsed output area); textContent, not innerText,
+# as an off-screen cell is not rendered (content-visibility: auto) and its innerText reads ''.
+_OUTPUTS_SHOWN_JS = """() => {
+    const nb = window.jupyterapp.shell.currentWidget.content;
+    return nb.widgets.map((cell, i) => {
+        if (cell.model.type !== 'code') return null;
+        const outs = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output'));
+        const shown = outs.filter((o) => o.checkVisibility());
+        return {index: i, folded: !!cell.outputHidden, outputs: outs.length, shown: shown.length,
+                text: shown.map((o) => o.textContent).join('\\n')};
+    }).filter((c) => c !== null);
+}"""
+
+
 # The open notebook's kernel status as JupyterLab last heard it ('none' without a kernel): a JS expression.
 _KERNEL_STATUS = ("((s) => s.session && s.session.kernel ? s.session.kernel.status : 'none')"
                   "(window.jupyterapp.shell.currentWidget.sessionContext)")
@@ -574,6 +588,13 @@ class Notebook:
 
     def cell_outputs(self) -> list[dict]:
         return self.page.evaluate(_CELL_OUTPUTS_JS)
+
+    def outputs_shown(self) -> list[dict]:
+        """What the learner sees of each code cell's outputs: ``index``, ``folded`` (the cell's
+        output is collapsed, ``jupyter.outputs_hidden``), ``outputs`` (output elements in the
+        DOM), ``shown`` (how many of them are displayed: no ``display: none`` on them or above)
+        and ``text`` (the displayed outputs' text)."""
+        return self.page.evaluate(_OUTPUTS_SHOWN_JS)
 
     def run_all(self, timeout: float = 120) -> RunResult:
         """Run every cell (``notebook:run-all-cells``) and wait until the kernel is idle."""

@@ -228,10 +228,24 @@ def normalized(outputs: list[dict]) -> list[tuple[str, str]]:
 
 
 def checked_cells(notebook: Path) -> dict[int, list[dict]]:
-    """{cell index: stored outputs} of the cells marked ``# NBVAL_CHECK_OUTPUT`` in a lesson file."""
+    """{cell index: stored outputs} of the cells marked ``# NBVAL_CHECK_OUTPUT`` in a lesson file:
+    the outputs it shows, or those it keeps out of sight after the first exercise
+    (``metadata.k8sjobs.outputs``, tools/build_lessons.py)."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
-    return {i: c.get("outputs", []) for i, c in enumerate(nb["cells"])
+    return {i: c.get("outputs") or kept_outputs(c) or [] for i, c in enumerate(nb["cells"])
             if c["cell_type"] == "code" and "# NBVAL_CHECK_OUTPUT" in _text(c["source"])}
+
+
+def kept_cells(notebook: Path) -> list[int]:
+    """Indexes of the cells of a lesson file that keep their outputs out of sight (after the
+    first exercise: committed unrun, outputs in ``metadata.k8sjobs.outputs``)."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    return [i for i, c in enumerate(nb["cells"]) if kept_outputs(c) is not None]
+
+
+def kept_outputs(cell: dict) -> list[dict] | None:
+    """The outputs a lesson's cell keeps out of sight (``metadata.k8sjobs.outputs``), or None."""
+    return cell.get("metadata", {}).get("k8sjobs", {}).get("outputs")
 
 
 def compare_checked(notebook: Path, cells: list[dict]) -> tuple[int, list[str]]:

@@ -69,10 +69,18 @@ def assert_clean(lab, outside_before: int) -> None:
 
 def run_lesson(lab, notebook: Path, name: str):
     """Open ``notebook`` in the site with a fresh kernel, run all, compare the checked outputs;
-    the run (harness ``RunResult``)."""
+    the run (harness ``RunResult``). No output kept out of sight (after the first exercise,
+    ``metadata.k8sjobs.outputs``) shows before Run All, and each shows after it."""
     nb, times = lab.open(site_path(notebook))
+    kept = litepage.kept_cells(notebook)
+    cells = {c["index"]: c for c in nb.outputs_shown()}
+    early = {i: cells[i] for i in kept if cells[i]["outputs"] or cells[i]["shown"]}
+    assert not early, f"{notebook.name}: outputs shown before the cells ran: {early}"
     run = nb.run_all(timeout=300)
     assert run.ok, f"{notebook.name}: " + "; ".join(run.errors)
+    cells = {c["index"]: c for c in nb.outputs_shown()}
+    missing = [i for i in kept if not cells[i]["shown"]]
+    assert not missing, f"{notebook.name}: cells {missing} show no output after Run All"
     compared, diffs = litepage.compare_checked(notebook, run.cells)
     assert not diffs, f"{notebook.name}: checked outputs differ from the stored ones:\n  " + "\n  ".join(diffs)
     TIMINGS[name] = {**times, "run_all": run.seconds, "checked_cells": compared}
@@ -239,3 +247,59 @@ def test_nothing_left_127_0_0_1_and_the_timings_are_written(lab):
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(TIMINGS, indent=2))
     print(json.dumps(TIMINGS, indent=1))
+
+
+_FIRST_CODE_CELL_RUN = """async () => {
+    const w = window.jupyterapp.shell.currentWidget;
+    const i = w.content.widgets.findIndex((c) => c.model.type === 'code');
+    w.content.activeCellIndex = i;
+    await window.jupyterapp.commands.execute('notebook:run-cell');
+    return w.content.widgets[i].model.outputs.toJSON().map((o) => [].concat(o.text || []).join('')).join('');
+}"""
+_FIRST_MARKDOWN = "() => window.jupyterapp.shell.currentWidget.content.widgets[0].model.sharedModel.getSource()"
+
+
+def test_a_changed_lesson_says_it_is_older_and_delete_brings_the_shipped_one_back(lab):
+    """A learner's copy of lesson 01 saved from an older version of the course (its build id is
+    not the shipped one): it hides the shipped lesson after a reload, its first cell says so, and
+    Delete in the file browser brings the shipped lesson back."""
+    lesson = NOTEBOOKS / "en" / "01-why-jobs.ipynb"
+    path = site_path(lesson)
+    shipped = json.loads(lesson.read_text(encoding="utf-8"))
+    heading = "".join(shipped["cells"][0]["source"])
+    outside = len(lab.outside)
+    lab.open(path)
+    page = lab.current.page
+    page.evaluate("""async () => {
+        const w = window.jupyterapp.shell.currentWidget;
+        w.content.widgets[0].model.sharedModel.setSource('# 01 · my notes');
+        const meta = w.content.model.getMetadata('k8sjobs');
+        w.content.model.setMetadata('k8sjobs', {...meta, build: '000000000000'});
+        await w.context.save();
+    }""")
+    page.reload(wait_until="domcontentloaded")
+    lab.current.wait()
+    assert page.evaluate(_FIRST_MARKDOWN) == "# 01 · my notes", "the browser's copy opens, not the shipped lesson"
+    said = page.evaluate(_FIRST_CODE_CELL_RUN)
+    assert "Your browser keeps its own copy of 01-why-jobs.ipynb" in said and "Delete" in said, said
+    lab.probe.shot("older-copy-notice", scroll_to=".jp-CodeCell .jp-OutputArea-output")
+    # the way back, as the start page says: close the lesson, right-click it in the file browser, Delete
+    page.evaluate("""async () => {
+        for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+            if (w.context) { w.context.model.dirty = false; w.close(); }
+        }
+        await window.jupyterapp.commands.execute('filebrowser:go-to-path', {path: 'en'});
+    }""")
+    item = page.locator(".jp-DirListing-item", has_text="01-why-jobs.ipynb").first
+    item.click(button="right")
+    page.get_by_role("menuitem", name=re.compile(r"^Delete")).first.click()
+    page.locator(".jp-Dialog").get_by_role("button", name="Delete").click()
+    page.locator(".jp-Dialog").wait_for(state="detached")
+    expect(page.locator(".jp-DirListing-item", has_text="01-why-jobs.ipynb")).to_have_count(1)
+    lab.probe.shot("after-delete")
+    page.goto(lite.start_url(lab.server, path), wait_until="domcontentloaded")
+    lab.current.wait()
+    assert page.evaluate(_FIRST_MARKDOWN) == heading, "the shipped lesson is back"
+    said = page.evaluate(_FIRST_CODE_CELL_RUN)
+    assert "Your browser keeps" not in said, said
+    assert_clean(lab, outside)
