@@ -29,12 +29,19 @@ from __future__ import annotations
 from typing import Any
 
 from .api.errors import DecodeError, FieldError, InvalidError
-from .api.snapshot import EXAMPLE_SNAPSHOTS, Snapshot, example_snapshot, load_snapshot
+from .api.snapshot import Snapshot
 from .i18n import LANGUAGES, get_language, set_language
 from .sim import SimConfig, Simulation, SimulationError, load_job, validate
+from .snapshot import (
+    EXAMPLE_SNAPSHOTS,
+    Explanation,
+    Redaction,
+    example_snapshot,
+    explain,
+    load_snapshot,
+    redact_snapshot,
+)
 from .trace import Run, Trace, describe_job, get_job, render_trace
-from .trace.explain import Explanation, explain
-from .trace.redact import Redaction, redact_snapshot
 
 __version__ = "0.1.0"
 

@@ -3,7 +3,7 @@
 FILE is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` (or
 ``-o json``) printed: a ``v1 List``, several YAML documents, or a Job alone (``-`` reads
 standard input). The real controller's next sync runs on exactly that state
-(:mod:`k8sjobs.trace.explain`); the answer lists what it observes, each decision in order
+(:mod:`k8sjobs.snapshot.explain`); the answer lists what it observes, each decision in order
 with its rule id and reason, the result, and what the snapshot cannot show.
 
 ``--forecast`` then plays the Job forward in the simulated cluster from the snapshot and
@@ -19,11 +19,12 @@ import os
 import sys
 
 from ..api.errors import DecodeError, InvalidError
-from ..api.snapshot import MAX_SNAPSHOT_BYTES, SNAPSHOT_COMMAND, read_snapshot
 from ..cluster.workload import parse_go_duration
 from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
-from ..trace.explain import explain
+from ..snapshot.errors import CLI, SNAPSHOT_COMMAND, SnapshotError
+from ..snapshot.explain import explain
+from ..snapshot.read import MAX_SNAPSHOT_BYTES, read_snapshot
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
 from .run import FOREVER, add_budget_arguments, budget_problem, run_to_json
@@ -119,6 +120,8 @@ def handle(args: argparse.Namespace) -> int:
             run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
                                   max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
             ahead = run.source
+    except SnapshotError as exc:
+        return _fail(exc.render(CLI))
     except DecodeError as exc:
         return _fail(exc.render())
     except InvalidError as exc:

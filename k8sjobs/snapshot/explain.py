@@ -21,14 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.serialize import to_dict
-from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_snapshot
+from ..api.snapshot import Ignored, LeftOut, Snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
 from ..controller import backoff_utils as bu
 from ..i18n import _, join_clauses, join_list, ngettext
 from ..sim import Budget, SimConfig, Simulation
-from .recorder import Recorder
-from .records import Cycle, Decision
-from .run import Run
+from ..trace.recorder import Recorder
+from ..trace.records import Cycle, Decision
+from ..trace.run import Run
+from .read import MAX_SNAPSHOT_PODS, assume, load_snapshot
 
 FOREVER = 365 * 24 * 3600.0
 """A forecast without ``until`` runs until the Job finishes (at most a simulated year)."""
@@ -99,7 +100,7 @@ class Explanation:
         ``run.limit`` / ``run.message("forecast", "explain --forecast")`` say which and how to
         raise it; the cycles up to there are usable like any run's.
         """
-        ahead = self.snapshot.assuming(assume_duration)
+        ahead = assume(self.snapshot, assume_duration)
         horizon = ahead.now + (until if until is not None else FOREVER)
         return Run(ahead, self.config, budget=budget, max_time=horizon, max_cycles=max_cycles, max_pods=max_pods,
                    max_events=max_events, max_pod_cycles=max_pod_cycles)
