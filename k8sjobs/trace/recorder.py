@@ -77,6 +77,10 @@ class Trace:
     """When the run starts: 0 (the Job's creation), or a snapshot's instant."""
     snapshot_at: str | None = None
     """For a run from a real cluster's snapshot: the snapshot's time as the cluster printed it (RFC 3339)."""
+    origin: float = 0.0
+    """Where the run's time 0 is, in seconds since :data:`k8sjobs.api.serialize.EPOCH`: 0 for a run from a
+    manifest, the Job's ``creationTimestamp`` for a run from a snapshot. Printed dates add it, so a forecast
+    of a real Job shows the cluster's dates, never the epoch."""
     initial_changes: int = 0
     """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
     _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
@@ -273,6 +277,7 @@ class Recorder:
         self.trace.start_t = sim.clock.now()
         if sim.snapshot is not None:
             self.trace.snapshot_at = sim.snapshot.real_time(sim.snapshot.now)
+            self.trace.origin = sim.snapshot.origin
         self.trace.initial_changes = len(self.trace.changes)
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
@@ -293,6 +298,7 @@ class Recorder:
         tr = rec.trace = Trace(job_name=past.job_name, job_key=past.job_key, job_uid=past.job_uid, seed=past.seed,
                                config=past.config, manifest=past.manifest)
         tr.start_t, tr.snapshot_at, tr.initial_changes = past.start_t, past.snapshot_at, past.initial_changes
+        tr.origin = past.origin
         tr.cycles = past.cycles[:state.cycles]
         tr.changes = past.changes[:state.changes]
         tr.events = past.events[:state.events]
