@@ -122,7 +122,7 @@ def _now_early(surface: str, now: str, created: str) -> str:
 def _not_kubernetes(surface: str, source: str, where: str) -> str:
     return _("{source}: not Kubernetes YAML or JSON: {where}has no apiVersion and kind (expected what `{command}` "
              "prints: a List, a Job, or several documents)").format(
-        source=source, where=_("document {n} ").format(n=where) if where else _("the document "),
+        source=source, where=_("document {n}").format(n=where) + " " if where else _("the document "),
         command=SNAPSHOT_COMMAND)
 
 
