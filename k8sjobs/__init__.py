@@ -34,12 +34,19 @@ from typing import Any
 
 from . import i18n as _i18n
 from .api.errors import DecodeError, FieldError, InvalidError
-from .api.snapshot import EXAMPLE_SNAPSHOTS, Snapshot, example_snapshot, load_snapshot
+from .api.snapshot import Snapshot
 from .i18n import LANGUAGES, get_language
 from .sim import SimConfig, Simulation, SimulationError, load_job, validate
+from .snapshot import (
+    EXAMPLE_SNAPSHOTS,
+    Explanation,
+    Redaction,
+    example_snapshot,
+    explain,
+    load_snapshot,
+    redact_snapshot,
+)
 from .trace import Run, Trace, describe_job, get_job, render_trace
-from .trace.explain import Explanation, explain
-from .trace.redact import Redaction, redact_snapshot
 
 __version__ = "0.1.0"
 

@@ -3,7 +3,7 @@
 FILE is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` (or
 ``-o json``) printed: a ``v1 List``, several YAML documents, or a Job alone (``-`` reads
 standard input). The real controller's next sync runs on exactly that state
-(:mod:`k8sjobs.trace.explain`); the answer lists what it observes, each decision in order
+(:mod:`k8sjobs.snapshot.explain`); the answer lists what it observes, each decision in order
 with its rule id and reason, the result, and what the snapshot cannot show.
 
 ``--forecast`` then plays the Job forward in the simulated cluster from the snapshot and
@@ -19,11 +19,12 @@ import os
 import sys
 
 from ..api.errors import DecodeError, InvalidError
-from ..api.snapshot import MAX_SNAPSHOT_BYTES, SNAPSHOT_COMMAND, read_snapshot
 from ..cluster.workload import parse_go_duration
 from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
-from ..trace.explain import explain
+from ..snapshot.errors import CLI, SNAPSHOT_COMMAND, SnapshotError
+from ..snapshot.explain import explain
+from ..snapshot.read import MAX_SNAPSHOT_BYTES, read_snapshot
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
 from .run import FOREVER, add_budget_arguments, budget_problem, cli_message, run_to_json
@@ -114,11 +115,14 @@ def handle(args: argparse.Namespace) -> int:
         snapshot = read_snapshot(data, source, job=args.job, now=args.now)
         config = SimConfig(seed=args.seed)
         answer = explain(snapshot, config)
+        answer.surface = CLI
         run = None
         if args.forecast:
             run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
                                   max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
             ahead = run.source
+    except SnapshotError as exc:
+        return _fail(exc.render(CLI))
     except DecodeError as exc:
         return _fail(exc.render())
     except InvalidError as exc:
@@ -136,7 +140,7 @@ def handle(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(answer.render_text())
     if run is not None:
-        sys.stdout.write("\n" + forecast_heading(ahead) + "\n")
+        sys.stdout.write("\n" + forecast_heading(ahead, answer) + "\n")
         sys.stdout.write(render_trace(run.trace))
         _stop_note(run, args)
     return 0
@@ -166,12 +170,21 @@ def _stop_note(run, args: argparse.Namespace) -> None:
                    len(run)).format(cycles=len(run), t=f"{run.trace.end_t:g}", why=why), file=sys.stderr)
 
 
-def forecast_heading(snapshot) -> str:
-    """The line above a forecast: where it starts and what it assumes about run times."""
+def forecast_heading(snapshot, answer=None) -> str:  # noqa: ANN001 -- a Snapshot and its Explanation
+    """The line above a forecast: where it starts and what it assumes (run times, nodes, a sync not due)."""
     how = {"given": _("given with --assume-duration"),
            "finished-pods": _("the median run time of {n} succeeded pods in the snapshot").format(
                n=snapshot.duration_pods),
            "default": _("no succeeded pod shows one")}[snapshot.duration_source]
-    return _("Forecast from {now} (simulated time counts from the Job's creation): pods without sim annotations "
+    line = _("Forecast from {now} (simulated time counts from the Job's creation): pods without sim annotations "
              "run {d} s ({how}) and succeed; the nodes are those the pods ran on").format(
         now=snapshot.real_time(snapshot.now), d=f"{snapshot.assumed_duration:g}", how=how)
+    if snapshot.unseen:
+        line += "\n" + _("The pods the snapshot does not show ({names}) start at {now} on generic nodes.").format(
+            names=", ".join(snapshot.unseen[:5]) + (", ..." if len(snapshot.unseen) > 5 else ""),
+            now=snapshot.real_time(snapshot.now))
+    if answer is not None and any(n.id == "state.started_without_pods" for n in answer.notes):
+        line += "\n" + _("Its first cycle assumes that a sync comes at {now}, although none is due by itself (see "
+                         "what looks stuck above): without one, the Job stays as the snapshot shows it.").format(
+            now=snapshot.real_time(snapshot.now))
+    return line

@@ -2,7 +2,7 @@
 
 Reads what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` (or
 ``-o json``) printed (``-`` reads standard input) and prints it again, in the same format,
-with only what ``explain`` reads (:mod:`k8sjobs.trace.redact` lists what is kept):
+with only what ``explain`` reads (:mod:`k8sjobs.snapshot.redact` lists what is kept):
 environment variables, commands, arguments, image pull secrets, volumes, other annotations
 (``last-applied-configuration`` among them), termination messages and IPs are removed. What
 was removed is said on stderr. Typical use, before a snapshot leaves the machine::
@@ -16,9 +16,9 @@ import argparse
 import sys
 
 from ..api.errors import DecodeError
-from ..api.snapshot import MAX_SNAPSHOT_BYTES
 from ..i18n import _
-from ..trace.redact import redact_snapshot
+from ..snapshot.read import MAX_SNAPSHOT_BYTES
+from ..snapshot.redact import redact_snapshot
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

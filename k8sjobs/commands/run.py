@@ -252,8 +252,14 @@ def run_to_json(run: Run, command: str = "run") -> dict:
     ``limit`` names the limit that stopped the run early (null if none did).
     """
     from ..api.serialize import to_dict
+    from ..api.snapshot import shift_times
 
     tr = run.trace
+    if tr.origin:  # a run from a real cluster's snapshot: its statuses carry the cluster's dates
+
+        def to_dict(obj, _plain=to_dict):  # noqa: ANN001, ANN202 -- to_dict with the times moved
+            return _plain(shift_times(obj, tr.origin))
+
     final = tr.final_job
     last = last_job_status(run)
     finished_at = None

@@ -34,6 +34,8 @@ class ItemExponentialFailureRateLimiter:
         """The delay for this failure of ``key``, counting it."""
         n = self._failures.get(key, 0)
         self._failures[key] = n + 1
+        if n > 62:  # as upstream: past 2^62 the delay is the maximum (a float could not hold 2^n for long)
+            return self.maximum
         return min(self.base * (2**n), self.maximum)
 
     def num_requeues(self, key: str) -> int:

@@ -30,6 +30,7 @@ import yaml
 
 from ..api.labels import format_selector
 from ..api.serialize import EPOCH, to_dict
+from ..api.snapshot import shift_times
 from ..api.types import Container, Job, PodTemplateSpec
 from ..api.validation import canonical_quantity
 from .recorder import Trace
@@ -104,9 +105,9 @@ def _write_line(cells: list[str], widths: list[int]) -> str:
     return "".join(parts)
 
 
-def _date(t: float) -> str:
-    # time.RFC1123Z, in UTC: "Thu, 01 Jan 2026 00:00:16 +0000"
-    return (EPOCH + timedelta(seconds=t)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+def _date(t: float, origin: float = 0.0) -> str:
+    # time.RFC1123Z, in UTC: "Thu, 01 Jan 2026 00:00:16 +0000"; ``origin`` moves a snapshot's run to its dates.
+    return (EPOCH + timedelta(seconds=t + origin)).strftime("%a, %d %b %Y %H:%M:%S +0000")
 
 
 def _job_at(trace: Trace, cycle: int | None) -> tuple[Job | None, float, list, str]:
@@ -370,8 +371,9 @@ def _event_lines(events: list, now: float, source: str = "job-controller") -> li
         f"  {typ}\t{reason}\t{age}\t{source}\t{message}" for _, _, typ, reason, age, message in rows]
 
 
-def describe_lines(job: Job, events: list, now: float) -> list[str]:
-    """The tab-separated lines of ``kubectl describe job`` (before alignment)."""
+def describe_lines(job: Job, events: list, now: float, origin: float = 0.0) -> list[str]:
+    """The tab-separated lines of ``kubectl describe job`` (before alignment); dates move by ``origin``
+    (:attr:`~k8sjobs.trace.recorder.Trace.origin`), ages are differences and do not."""
     spec, st, meta = job.spec, job.status, job.metadata
     lines = [f"Name:\t{meta.name}", f"Namespace:\t{meta.namespace}", f"Selector:\t{format_selector(spec.selector)}"]
     lines += _labels_lines("Labels", meta.labels)
@@ -391,9 +393,9 @@ def describe_lines(job: Job, events: list, now: float) -> list[str]:
     if spec.ttl_seconds_after_finished is not None:
         lines.append(f"TTL Seconds After Finished:\t{spec.ttl_seconds_after_finished}")
     if st.start_time is not None:
-        lines.append(f"Start Time:\t{_date(st.start_time)}")
+        lines.append(f"Start Time:\t{_date(st.start_time, origin)}")
     if st.completion_time is not None:
-        lines.append(f"Completed At:\t{_date(st.completion_time)}")
+        lines.append(f"Completed At:\t{_date(st.completion_time, origin)}")
     if st.start_time is not None and st.completion_time is not None:
         lines.append(f"Duration:\t{human_duration(st.completion_time - st.start_time)}")
     if spec.active_deadline_seconds is not None:
@@ -444,7 +446,7 @@ def describe_job(trace: Trace, cycle: int | None = None) -> str:
     job, now, events, when = _job_at(trace, cycle)
     if job is None:
         return _not_found(trace, when)
-    return _align(describe_lines(job, events, now))
+    return _align(describe_lines(job, events, now, trace.origin))
 
 
 # ----------------------------------------------------------------------------- get: the table
@@ -499,8 +501,9 @@ _TABLE = {"minwidth": 6, "padding": 3}
 _FRACTION = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z$")
 
 
-def job_document(job: Job) -> dict[str, Any]:
-    """The Job as the API server returns it: times in whole seconds (metav1.Time), as kubectl reads it."""
+def job_document(job: Job, origin: float = 0.0) -> dict[str, Any]:
+    """The Job as the API server returns it: times in whole seconds (metav1.Time), as kubectl reads it,
+    moved by ``origin`` (a snapshot's run prints the cluster's dates)."""
     def whole_seconds(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: whole_seconds(v) for k, v in value.items()}
@@ -512,7 +515,7 @@ def job_document(job: Job) -> dict[str, Any]:
             return m.group(1) + "Z" if m else value
         return value
 
-    return whole_seconds(to_dict(job))
+    return whole_seconds(to_dict(shift_times(job, origin) if origin else job))
 
 
 def _go_yaml_less(a: str, b: str) -> bool:
@@ -818,7 +821,7 @@ def get_job(trace: Trace, cycle: int | None = None, output: str | None = None) -
         return tabwrite("\n".join("\t".join(r) for r in rows), **_TABLE)
     if fmt == "name":
         return f"job.batch/{job.metadata.name}"
-    document = job_document(job)
+    document = job_document(job, trace.origin)
     if fmt == "yaml":
         return to_kubectl_yaml(document).rstrip("\n")
     if fmt == "json":

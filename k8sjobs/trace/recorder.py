@@ -80,6 +80,10 @@ class Trace:
     """When the run starts: 0 (the Job's creation), or a snapshot's instant."""
     snapshot_at: str | None = None
     """For a run from a real cluster's snapshot: the snapshot's time as the cluster printed it (RFC 3339)."""
+    origin: float = 0.0
+    """Where the run's time 0 is, in seconds since :data:`k8sjobs.api.serialize.EPOCH`: 0 for a run from a
+    manifest, the Job's ``creationTimestamp`` for a run from a snapshot. Printed dates add it, so a forecast
+    of a real Job shows the cluster's dates, never the epoch."""
     initial_changes: int = 0
     """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
     _checkpoints: dict[int, dict[tuple[str, str, str], Any]] = field(default_factory=dict, repr=False)
@@ -343,8 +347,10 @@ class Recorder:
                 self._change(WatchEvent("ADDED", "Pod", pod))
         start_t = sim.clock.now()
         snapshot_at = sim.snapshot.real_time(sim.snapshot.now) if sim.snapshot is not None else None
+        origin = sim.snapshot.origin if sim.snapshot is not None else 0.0
         for tr in self.traces.values():
             tr.start_t, tr.snapshot_at, tr.initial_changes = start_t, snapshot_at, len(self.changes)
+            tr.origin = origin
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
 
@@ -363,6 +369,7 @@ class Recorder:
         tr.changes, tr._checkpoints, tr.cluster = self.changes, self.checkpoints, self.cluster
         if like is not None:
             tr.start_t, tr.snapshot_at, tr.initial_changes = like.start_t, like.snapshot_at, like.initial_changes
+            tr.origin = like.origin
         self.traces[key] = tr
         self._by_uid[uid] = key
         return tr
@@ -409,6 +416,7 @@ class Recorder:
             tr = Trace(job_name=was.job_name, job_key=was.job_key, job_uid=was.job_uid, seed=was.seed,
                        config=was.config, manifest=was.manifest, kind=was.kind)
             tr.start_t, tr.snapshot_at, tr.initial_changes = was.start_t, was.snapshot_at, was.initial_changes
+            tr.origin = was.origin
             tr.changes, tr._checkpoints, tr.cluster = rec.changes, rec.checkpoints, rec.cluster
             tr.cycles, tr.events, tr.notes = was.cycles[:cycles], was.events[:events], was.notes[:notes]
             rec.traces[key] = tr

@@ -177,9 +177,9 @@ class Explorer:
         else 60 s). Other keywords as for :class:`Explorer`. Cycle 0 is the snapshot, cycle 1
         the controller's next sync on it; every view, fork and fault works from there.
         """
-        from .state import load_snapshot
+        from .state import assume, load_snapshot
 
-        return cls(load_snapshot(snapshot, job=job, now=now).assuming(assume_duration), **kwargs)
+        return cls(assume(load_snapshot(snapshot, job=job, now=now), assume_duration), **kwargs)
 
     @staticmethod
     def _check_views(views: Sequence[str] | str | None, *, several_jobs: bool = False) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from ..api.errors import DecodeError, InvalidError
-from ..api.snapshot import Snapshot, load_snapshot
+from ..api.snapshot import Snapshot
 from ..api.types import Job, Phase
 from ..i18n import N_, _, join_list, ngettext
 from ..sim import (
@@ -42,6 +42,7 @@ from ..sim import (
     SimulationError,
     yamlio_dump,
 )
+from ..snapshot.read import assume, load_snapshot
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
 from ..trace.run import DEFAULT_MAX_CYCLES, Run, make_budget, work_done
@@ -233,7 +234,7 @@ class ExplorerState:
         snapshot; cycle 1 is the controller's next sync on it. Raises DecodeError (a
         ValueError) naming the problem.
         """
-        return cls(load_snapshot(snapshot, job=job, now=now).assuming(assume_duration), **kwargs)
+        return cls(assume(load_snapshot(snapshot, job=job, now=now), assume_duration), **kwargs)
 
     def _first_run(self) -> Run:
         source = self.initial_source

@@ -141,8 +141,14 @@ def case_to_list(case: dict) -> dict:
 
 
 def case_to_yaml(case: dict) -> str:
-    """The List as ``kubectl get -o yaml`` prints it."""
-    return yaml.safe_dump(case_to_list(case), sort_keys=True)
+    """The List as ``kubectl get -o yaml`` prints it; a case without pods adds the empty list that
+    ``kubectl get pods -l ...`` prints when it finds none (else explain takes the pods as not shown)."""
+    listed = case_to_list(case)
+    text = yaml.safe_dump(listed, sort_keys=True)
+    if not any(item.get("kind") == "Pod" for item in listed["items"]):
+        text += "---\n" + yaml.safe_dump({"apiVersion": "v1", "items": [], "kind": "List",
+                                          "metadata": {"resourceVersion": ""}}, sort_keys=True)
+    return text
 
 
 def as_conformance_actual(answer: dict) -> dict:

@@ -253,7 +253,7 @@ def test_100000_counted_pods_give_a_bounded_explained_answer(tmp_path, capsys) -
 
 def test_too_many_pods_that_still_count_is_one_clear_line(tmp_path, capsys, monkeypatch) -> None:
     # The same rule as at 20,000 pods, with a lower limit so the test stays quick.
-    monkeypatch.setattr("k8sjobs.api.snapshot.MAX_SNAPSHOT_PODS", 50)
+    monkeypatch.setattr("k8sjobs.snapshot.read.MAX_SNAPSHOT_PODS", 50)
     items = [job(completions=100, parallelism=100)] + [_compact_pod(i, "Running", True) for i in range(51)]
     status, _out, err = _explain(tmp_path, capsys, as_list(*items), name="many.json")
     assert status == 1 and len(err.splitlines()) == 1
@@ -344,9 +344,9 @@ def test_a_forecast_of_a_huge_job_stops_at_a_run_limit_with_the_message_of_run_a
 
 
 def test_the_forecast_has_the_run_limits_of_any_run_and_bad_ones_are_refused(tmp_path, capsys) -> None:
-    from k8sjobs.api.snapshot import read_snapshot
     from k8sjobs.sim import Budget
-    from k8sjobs.trace.explain import explain
+    from k8sjobs.snapshot.explain import explain
+    from k8sjobs.snapshot.read import read_snapshot
 
     snapshot = read_snapshot(yaml.safe_dump(HUGE).encode(), "huge.yaml")
     run = explain(snapshot).forecast(max_events=3000)

@@ -8,7 +8,7 @@ import yaml
 from realistic import as_list, job, pod
 
 from k8sjobs import VIEWS, Explorer, view_figure, view_text
-from k8sjobs.trace.explain import explain
+from k8sjobs.snapshot.explain import explain
 from k8sjobs.widgets.state import ExplorerState, load_snapshot
 
 SNAPSHOT = as_list(job(completions=4, parallelism=2, status={"active": 2, "succeeded": 1, "ready": 2,

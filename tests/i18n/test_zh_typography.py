@@ -85,7 +85,7 @@ def test_the_catalog_check_would_catch_a_spaced_label_and_an_ascii_list():
 @pytest.mark.parametrize(("lang", "sep"), [("zh-CN", "、"), ("zh-TW", "、"), ("ru", ", "), ("en", ", ")])
 def test_lists_in_our_own_sentences_use_the_language_s_separator(language, lang, sep):
     from k8sjobs import Exercise, viz
-    from k8sjobs.trace.explain import explain
+    from k8sjobs.snapshot.explain import explain
     from k8sjobs.trace.reasons import render
     from k8sjobs.trace.text import run_header
 

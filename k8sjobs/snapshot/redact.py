@@ -29,10 +29,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api.snapshot import MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_NODES
 from ..api.yamlio import load_documents
 from ..i18n import _, join_list
-from .kubectl import to_kubectl_json, to_kubectl_yaml
+from ..trace.kubectl import to_kubectl_json, to_kubectl_yaml
+from .read import MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_NODES
 
 KEPT_ANNOTATION_PREFIXES = ("batch.kubernetes.io/", "sim.k8sjobs.io/", "pod-complete.stage.kwok.x-k8s.io/")
 """Annotations a redacted snapshot keeps: those the Job controller or the simulator reads."""

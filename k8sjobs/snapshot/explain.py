@@ -21,14 +21,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.serialize import to_dict
-from ..api.snapshot import MAX_SNAPSHOT_PODS, Ignored, LeftOut, Snapshot, load_snapshot
-from ..api.types import JOB_TRACKING_FINALIZER, Phase
+from ..api.snapshot import Ignored, LeftOut, Snapshot
+from ..api.types import Phase
 from ..controller.job import backoff_utils as bu
 from ..i18n import _, join_clauses, join_list, ngettext
 from ..sim import Budget, SimConfig, Simulation
-from .recorder import Recorder
-from .records import Cycle, Decision
-from .run import Run
+from ..trace.recorder import Recorder
+from ..trace.records import Cycle, Decision
+from ..trace.run import Run
+from . import notes as nt
+from .errors import API, option
+from .notes import SnapshotNote
+from .read import MAX_SNAPSHOT_PODS, assume, load_snapshot
 
 FOREVER = 365 * 24 * 3600.0
 """A forecast without ``until`` runs until the Job finishes (at most a simulated year)."""
@@ -70,8 +74,11 @@ class Explanation:
     backoff: bu.BackoffRecord | None
     uncounted: list[str]
     uncounted_in_status: dict[str, list[str]]
-    warnings: list[str] = field(default_factory=list)
+    notes: list[SnapshotNote] = field(default_factory=list)
+    """Assumptions, warnings and odd states, as ids and fields (worded by :meth:`note_text`)."""
     config: SimConfig = field(default_factory=SimConfig)
+    surface: str = API
+    """Who shows the answer: ``"api"`` (names keyword arguments) or ``"cli"`` (names options)."""
 
     def __str__(self) -> str:
         return self.render_text()
@@ -99,7 +106,7 @@ class Explanation:
         ``run.limit`` / ``run.message("forecast", "explain --forecast")`` say which and how to
         raise it; the cycles up to there are usable like any run's.
         """
-        ahead = self.snapshot.assuming(assume_duration)
+        ahead = assume(self.snapshot, assume_duration)
         horizon = ahead.now + (until if until is not None else FOREVER)
         return Run(ahead, self.config, budget=budget, max_time=horizon, max_cycles=max_cycles, max_pods=max_pods,
                    max_events=max_events, max_pod_cycles=max_pod_cycles)
@@ -125,6 +132,8 @@ class Explanation:
     def observed_json(self) -> dict[str, Any]:
         """What the controller observed at the start of the sync."""
         o = self.cycle.observed
+        if "active" not in o:  # the sync returned before counting (a finished Job): count as it would
+            o = nt.observed_from_snapshot(self.snapshot)
         q = self.snapshot.quota
         return {
             "pods": o.get("pods", 0), "byPhase": dict(o.get("by_phase", {})),
@@ -188,47 +197,40 @@ class Explanation:
             "decisions": [{"rule": d.rule, "reason": d.reason, **_plain(d.fields)} for d in self.decisions],
             "assumptions": self.assumptions(),
             "warnings": list(self.warnings),
+            "states": self.states(),
+            "notes": self.notes_json(),
             "leftOut": [{"pod": x.name, "namespace": x.namespace, "why": x.why, **({"owner": x.owner} if x.owner else {})}
                         for x in snap.left_out],
             "ignored": [{"kind": i.kind, "field": i.field, "objects": i.count} for i in snap.ignored],
         }
 
+    def _texts(self, kind: str) -> list[str]:
+        return [self.note_text(n) for n in self.notes if n.kind == kind]
+
     def assumptions(self) -> list[str]:
         """What the snapshot cannot show and the answer takes for granted, in words."""
-        snap = self.snapshot
-        out = [
-            _("The controller's expectations are taken as satisfied, as right after a controller restart: "
-              "a creation or deletion it is still waiting to see would make it wait instead."),
-            _("The backoff record is rebuilt from the finish times of the finished pods the controller has not "
-              "counted yet, as upstream does after a restart; failures it counted before are not in it."),
-            _("The sync runs at {now}; when it really runs depends on the work queue (1 s batching of pod "
-              "events, rate-limited retries), which a snapshot does not show.").format(now=snap.real_time(snap.now)),
-            _("The controller's informer caches are taken to hold exactly the snapshot."),
-        ]
-        if not snap.now_given:
-            out.append(_("The time of the sync is the latest time recorded in the snapshot ({now}); give --now "
-                         "to choose another.").format(now=snap.real_time(snap.now)))
-        q = snap.quota
-        if q is not None and q.used is not None:
-            out.append(ngettext(
-                "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
-                "{mine} by this Job's pods in the snapshot, {outside} by a pod the snapshot does not show, taken to "
-                "stay while the Job runs.",
-                "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
-                "{mine} by this Job's pods in the snapshot, {outside} by pods the snapshot does not show, taken to "
-                "stay while the Job runs.", q.outside).format(
-                name=q.name, hard=q.hard, resource=q.resource, used=q.used, mine=q.mine, outside=q.outside))
-        elif q is not None:
-            out.append(_("ResourceQuota {name} allows {hard} {resource} in the namespace; its status.used is not in "
-                         "the snapshot, so only this Job's {mine} non-finished pods are counted as using it.").format(
-                name=q.name, hard=q.hard, resource=q.resource, mine=q.mine))
-        else:
-            out.append(_("No ResourceQuota is in the snapshot: pod creations are assumed to succeed."))
-        return out
+        return self._texts(nt.ASSUMPTION)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Where the snapshot disagrees with itself, in words."""
+        return self._texts(nt.WARNING)
+
+    def states(self) -> list[str]:
+        """The Job's stuck or odd states, each with what to check, in words."""
+        return self._texts(nt.STATE)
+
+    def note_text(self, note: SnapshotNote) -> str:
+        """One note in words, in the current language, for :attr:`surface`."""
+        return _NOTE_TEXTS[note.id](self.surface, **note.fields)
+
+    def notes_json(self) -> list[dict[str, Any]]:
+        """Every note: its id, kind, fields and text."""
+        return [{"id": n.id, "kind": n.kind, **n.fields, "text": self.note_text(n)} for n in self.notes]
 
     # ------------------------------------------------------------------ text
 
-    PARTS = ("heading", "observes", "decisions", "result", "assumptions", "left_out", "ignored")
+    PARTS = ("heading", "observes", "decisions", "result", "states", "assumptions", "left_out", "ignored")
     """The parts of the text answer, in order (:meth:`render_text` can print some of them)."""
 
     def render_text(self, parts: tuple[str, ...] | list[str] | None = None) -> str:
@@ -254,6 +256,11 @@ class Explanation:
         phases = join_list(f"{n} {phase}" for phase, n in sorted(o["byPhase"].items())) or _("none")
         lines.append("  " + ngettext("{n} pod ({phases})", "{n} pods ({phases})", o["pods"]).format(
             n=o["pods"], phases=phases))
+        if snap.unseen:
+            lines.append("  " + ngettext(
+                "{n} of them is not in the snapshot: it stands for a pod the status counts ({names})",
+                "{n} of them are not in the snapshot: they stand for pods the status counts ({names})",
+                len(snap.unseen)).format(n=len(snap.unseen), names=_names(list(snap.unseen))))
         lines.append("  " + _("active {active}, ready {ready}, terminating {terminating}; succeeded {succeeded}, "
                               "failed {failed} (the status counters plus the finished pods not counted yet)").format(
             **{k: o[k] for k in ("active", "ready", "terminating", "succeeded", "failed")}))
@@ -289,6 +296,9 @@ class Explanation:
             lines.append(f"  {i:>2}. [{d.rule}] {' '.join(d.reason.split())}")
         out.append(("decisions", lines))
         out.append(("result", [_("Result"), *("  " + line for line in self._result_lines())]))
+        found = self.states()
+        out.append(("states", [_("What looks stuck or odd, and what to check"), *(f"  - {t}" for t in found)]
+                    if found else []))
         out.append(("assumptions", [_("What the snapshot cannot show (assumed)"),
                                     *(f"  - {a}" for a in self.assumptions())]))
         left = snap.left_out
@@ -393,26 +403,12 @@ def _ignored_text(snap: Snapshot) -> str:
 
 def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
     """Finished pods still carrying the tracking finalizer, and the status's uncounted UIDs by name."""
-    names = [p.metadata.name for p in snapshot.pods
-             if p.status.phase in _TERMINAL and JOB_TRACKING_FINALIZER in p.metadata.finalizers]
+    names = nt.uncounted_names(snapshot)
     by_uid = {p.metadata.uid: p.metadata.name for p in snapshot.pods}
     unc = snapshot.job.status.uncounted_terminated_pods
     in_status = {"succeeded": [by_uid.get(u, u) for u in (unc.succeeded if unc else ())],
                  "failed": [by_uid.get(u, u) for u in (unc.failed if unc else ())]}
     return names, in_status
-
-
-def _warnings(snapshot: Snapshot, observed: dict[str, Any]) -> list[str]:
-    out = []
-    st = snapshot.job.status
-    active = observed.get("active", 0)
-    # A status a little behind is normal (the pods that just finished or are going away);
-    # more active pods in the status than that means pods are missing from the snapshot.
-    if st.active > active + observed.get("terminating", 0) + len(_uncounted(snapshot)[0]):
-        out.append(_("the Job's status says {status} active pods, the snapshot has {n}: pods may be missing from "
-                     "it (take it with the job-name label selector, as `kubectl get job,pods -l "
-                     "batch.kubernetes.io/job-name=NAME` does)").format(status=st.active, n=active))
-    return out
 
 
 def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
@@ -463,8 +459,144 @@ def _explain(snapshot: Snapshot, config: SimConfig | None) -> Explanation:
         deleted=list(result.deleted), finalizer_removals=result.finalizer_patches,
         requeue_after=None if requeue is None else requeue - sim.clock.now(),
         retry_after_error=result.error is not None, error=result.error, backoff=store.built,
-        uncounted=uncounted, uncounted_in_status=in_status, warnings=_warnings(snapshot, cycle.observed),
-        config=sim.config)
+        uncounted=uncounted, uncounted_in_status=in_status, config=sim.config,
+        notes=[*nt.warnings(snapshot, cycle.observed, len(uncounted)),
+               *nt.states(snapshot, [str(d.fields.get("error")) for d in cycle.decisions
+                                     if d.rule == "status.write_failed"]),
+               *nt.assumptions(snapshot)])
+
+
+def _latest_time(surface: str, now: str) -> str:
+    # TRANSLATORS: {option} is --now (command line) or now= (Python): how to choose the sync's time.
+    return _("The time of the sync is the latest time recorded in the snapshot ({now}); give {option} to choose "
+             "another.").format(now=now, option=option("now", surface))
+
+
+def _unseen(surface: str, job: str, active: int, ready: int, terminating: int, names: list[str], now: str,
+            command: str) -> str:
+    # TRANSLATORS: active, ready and terminating are the Job's status counters; keep the command as it is.
+    return _("The snapshot holds none of the Job's pods, so its status counters stand for pods it cannot show: "
+             "active {active} (ready {ready}) are taken as existing and running, terminating {terminating} as "
+             "being deleted. Their names are unknown ({names} stand for them), and so are their nodes and start "
+             "times (a forecast starts them at {now}); the controller creates no pod to replace them. To see the "
+             "real pods, take the snapshot with `{command}`.").format(
+        active=active, ready=ready, terminating=terminating, names=_names(names), now=now, command=command)
+
+
+def _no_pods_shown(surface: str, job: str, command: str) -> str:
+    return _("The snapshot holds no pod of the Job and no pod list, and the Job's status counts no active or "
+             "terminating pod: the answer takes the Job to have no pods. Finished pods not counted yet would "
+             "change it: take the pods too with `{command}` (for a Job without pods it prints an empty list, "
+             "which says so).").format(command=command)
+
+
+def _quota_used(surface: str, name: str, hard: int, resource: str, used: int, mine: int, outside: int) -> str:
+    return ngettext(
+        "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
+        "{mine} by this Job's pods in the snapshot, {outside} by a pod the snapshot does not show, taken to "
+        "stay while the Job runs.",
+        "ResourceQuota {name} allows {hard} {resource} in the namespace and its status says {used} are used: "
+        "{mine} by this Job's pods in the snapshot, {outside} by pods the snapshot does not show, taken to "
+        "stay while the Job runs.", outside).format(
+        name=name, hard=hard, resource=resource, used=used, mine=mine, outside=outside)
+
+
+def _started_without_pods(surface: str, job: str, started: str, since: float, namespace: str) -> str:
+    ns = "" if namespace == "default" else f" -n {namespace}"
+    # TRANSLATORS: FailedCreate is an Event reason, startTime a field: they stay English; keep the command.
+    return _("The Job started at {started} ({since} s before the sync) but has no pod, no active pod in its "
+             "status and no condition: the sync that set startTime created none. A controller syncs a Job again "
+             "only when the Job or one of its pods changes (or a failed sync is retried), so the sync above is "
+             "not due by itself: it is what happens when one comes. Check `kubectl describe job {job}{ns}` for "
+             "FailedCreate events (a ResourceQuota, a LimitRange, an admission webhook or a policy refused the "
+             "pods; each retry, rate limited, adds another); the controller's expectations, in "
+             "kube-controller-manager's log (pods it created or deleted and never saw keep it waiting until they "
+             "expire, 5 minutes later, at a sync); and whether a Job of the same name was deleted and re-created "
+             "a moment before (the controller keys its expectations by namespace and name, so what it still "
+             "expected of the old Job holds the new one back until they expire).").format(
+        started=started, since=_seconds(since), job=job, ns=ns)
+
+
+def _deleting(surface: str, job: str, at: str, finalizers: list[str], case: str, pods: int) -> str:
+    if case == "foreground":
+        # TRANSLATORS: foregroundDeletion, blockOwnerDeletion and deletionTimestamp stay English.
+        return ngettext(
+            "The Job is being deleted (deletionTimestamp {at}) with foreground propagation (finalizer "
+            "foregroundDeletion): the garbage collector deletes its pods first ({pods} not finished in the "
+            "snapshot; a pod with blockOwnerDeletion holds the Job until it is gone), then removes the finalizer, "
+            "and the Job is gone. Meanwhile its controller still syncs it: it counts finished pods and removes "
+            "their tracking finalizers, and creates no pod. If it stays, check the pods that do not go: "
+            "`kubectl get pods -l batch.kubernetes.io/job-name={job}` (a finalizer of their own, a node that is "
+            "gone).",
+            "The Job is being deleted (deletionTimestamp {at}) with foreground propagation (finalizer "
+            "foregroundDeletion): the garbage collector deletes its pods first ({pods} not finished in the "
+            "snapshot; a pod with blockOwnerDeletion holds the Job until it is gone), then removes the finalizer, "
+            "and the Job is gone. Meanwhile its controller still syncs it: it counts finished pods and removes "
+            "their tracking finalizers, and creates no pod. If it stays, check the pods that do not go: "
+            "`kubectl get pods -l batch.kubernetes.io/job-name={job}` (a finalizer of their own, a node that is "
+            "gone).", pods).format(at=at, pods=pods, job=job)
+    if case == "orphan":
+        return _("The Job is being deleted (deletionTimestamp {at}) with orphan propagation (finalizer orphan): the "
+                 "garbage collector removes the Job from its pods' ownerReferences, then the finalizer, and the Job "
+                 "is gone; its pods stay and run on without a controller. Meanwhile its controller syncs it as "
+                 "above and creates no pod.").format(at=at)
+    if case == "finalizers":
+        return _("The Job is being deleted (deletionTimestamp {at}) but finalizers hold it: {finalizers}. Whoever "
+                 "added them (another controller, an operator) must remove them; until then the Job stays, and its "
+                 "controller syncs it as above and creates no pod. Check `kubectl get job {job} -o "
+                 "jsonpath='{{.metadata.finalizers}}'` and the controller that owns each finalizer.").format(
+            at=at, finalizers=join_list(finalizers), job=job)
+    return _("The Job is being deleted (deletionTimestamp {at}) and no finalizer holds it: the API server removes "
+             "it at once (a snapshot rarely catches this), and with background propagation the garbage collector "
+             "then deletes its pods. The sync above is what the controller does if it still sees the Job; once "
+             "it is gone, a sync finds nothing and does nothing.").format(at=at)
+
+
+def _status_refused(surface: str, job: str, error: str, case: str) -> str:
+    if case == "suspended_finish":
+        # TRANSLATORS: {error} is the API server's message (English); startTime, Complete, Failed and spec.suspend stay English.
+        return _("The API server refuses the sync's status write: {error}. The Job is suspended, so the controller "
+                 "leaves startTime unset, and since Kubernetes 1.32 a finished Job must have one: the real "
+                 "controller gets the same refusal at every retry (rate limited, at most a minute apart), and the "
+                 "Job gets no Complete or Failed condition while it stays suspended (kubernetes/kubernetes#132144). "
+                 "Resuming it (spec.suspend: false) makes the controller set startTime.").format(error=error)
+    return _("The API server refuses the sync's status write: {error}. The real controller gets the same refusal: "
+             "the sync returns an error and is retried with rate-limited back-off (1 s, doubling up to a minute), "
+             "and the status stays as the snapshot shows until what breaks the rule changes; the controller's log "
+             "(kube-controller-manager) shows this message at each retry.").format(error=error)
+
+
+_NOTE_TEXTS: dict[str, Any] = {
+    "assume.expectations": lambda surface: _(
+        "The controller's expectations are taken as satisfied, as right after a controller restart: "
+        "a creation or deletion it is still waiting to see would make it wait instead."),
+    "assume.backoff_record": lambda surface: _(
+        "The backoff record is rebuilt from the finish times of the finished pods the controller has not "
+        "counted yet, as upstream does after a restart; failures it counted before are not in it."),
+    "assume.sync_time": lambda surface, now: _(
+        "The sync runs at {now}; when it really runs depends on the work queue (1 s batching of pod "
+        "events, rate-limited retries), which a snapshot does not show.").format(now=now),
+    "assume.informer_caches": lambda surface: _("The controller's informer caches are taken to hold exactly the "
+                                                "snapshot."),
+    "assume.latest_time": _latest_time,
+    "assume.unseen_pods": _unseen,
+    "assume.no_pods_shown": _no_pods_shown,
+    "assume.quota_used": _quota_used,
+    "assume.quota_unknown_use": lambda surface, name, hard, resource, mine: _(
+        "ResourceQuota {name} allows {hard} {resource} in the namespace; its status.used is not in "
+        "the snapshot, so only this Job's {mine} non-finished pods are counted as using it.").format(
+        name=name, hard=hard, resource=resource, mine=mine),
+    "assume.no_quota": lambda surface: _("No ResourceQuota is in the snapshot: pod creations are assumed to "
+                                         "succeed."),
+    "warn.pods_missing": lambda surface, status, n, command: _(
+        "the Job's status says {status} active pods, the snapshot has {n}: pods may be missing from "
+        "it (take it with the job-name label selector, as `kubectl get job,pods -l "
+        "batch.kubernetes.io/job-name=NAME` does)").format(status=status, n=n),
+    "state.started_without_pods": _started_without_pods,
+    "state.deleting": _deleting,
+    "state.status_refused": _status_refused,
+}
+"""Note id -> its sentence, given the surface and the note's fields (:mod:`k8sjobs.snapshot.notes`)."""
 
 
 __all__ = ["FOREVER", "Explanation", "explain"]
