@@ -211,7 +211,6 @@ MODEL_LAYERS = {"clock", "ids", "hooks", "api", "cluster", "controller", "sim"}
 where shown)."""
 
 I18N_PENDING = {
-    "k8sjobs.api.snapshot": "snapshot errors worded in the api layer (issue 21; moving to k8sjobs/snapshot/)",
 }
 """Model modules that still import i18n, each with the change that removes it. An entry whose
 module no longer imports i18n fails: delete it in the commit that frees the module."""

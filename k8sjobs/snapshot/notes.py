@@ -18,7 +18,8 @@ from typing import Any
 
 from ..api.snapshot import Snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
-from ..controller.job_controller import find_condition_by_type, is_job_finished, job_suspended
+from ..controller.job.job_controller import find_condition_by_type, job_suspended
+from ..controller.job.util.utils import is_job_finished
 
 ASSUMPTION, WARNING, STATE = "assumption", "warning", "state"
 

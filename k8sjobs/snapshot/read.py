@@ -230,9 +230,9 @@ def unseen_pods(job: Job, at: float) -> tuple[Pod, ...]:
         PodCondition,
         PodStatus,
     )
-    from ..controller import indexed_job_utils as iju
-    from ..controller.job_controller import is_job_finished
-    from ..controller.pod_control import get_pod_from_template, new_controller_ref
+    from ..controller.controller_utils import get_pod_from_template, new_controller_ref
+    from ..controller.job import indexed_job_utils as iju
+    from ..controller.job.util.utils import is_job_finished
 
     st = job.status
     active, terminating = max(st.active, 0), max(st.terminating or 0, 0)
