@@ -145,7 +145,8 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
         lay["margin"]["t"] = base + extra
         if "height" in lay:
             lay["height"] = lay["height"] + extra
-    return Figure(data=list(data), layout=lay, _validate=False)
+    # A legend at the bottom gets the rows it needs at full width (a half-width pane re-fits it).
+    return fit_legend(Figure(data=list(data), layout=lay, _validate=False), FIGURE_PX)
 
 
 FIGURE_PX = 800
@@ -222,6 +223,15 @@ def plot_beside_names(width_px: float, margin: dict[str, int], names: Iterable[s
     return width_px - margin["l"] - margin["r"] - widest - TICK_GAP_PX
 
 
+def short_pod_label(label: str, job: str) -> str:
+    """A pod's label without its Job's name (``wide-h85nt`` -> ``…-h85nt``, ``[2] idx-2-x7k2p`` ->
+    ``[2] …-2-x7k2p``): the part that tells the Job's pods apart. Other labels stay whole."""
+    index, sep, name = label.rpartition("] ")
+    if name.startswith(job + "-"):
+        return f"{index}{sep}…{name[len(job):]}"
+    return label
+
+
 def wrap_px(text: str, width_px: float, size: float = 12) -> list[str]:
     """Greedy wrap of ``text`` into lines of at most ``width_px`` pixels at font ``size``.
 
@@ -295,7 +305,7 @@ def narrow_titles(fig: go.Figure) -> go.Figure:
         fig.layout.margin.t = top + extra
         if height is not None:
             fig.layout.height = height + extra
-    _narrow_legend(fig)
+    fit_legend(fig, NARROW_FIGURE_PX)
     return fig
 
 
@@ -303,40 +313,118 @@ NARROW_PANE_PX = 380
 """Width of a half-width pane, conservatively (a 1280 px window with JupyterLab's side bar)."""
 LEGEND_ROW = 19
 """Pixels per row (per line) of a horizontal legend."""
+LEGEND_GROUP_GAP = 10
+"""Pixels plotly adds between the rows of a horizontal legend whose traces have legend groups
+(its ``tracegroupgap``)."""
 LEGEND_TEXT_X = 40
-"""Pixels from a legend entry's left to its text (plotly's symbol and gap, measured in Chromium)."""
+"""Pixels from a legend entry's left to its text (plotly's symbol and gaps); plotly's
+``entrywidth`` is the width of the text part, after these."""
+LEGEND_GAP = 6
+"""Pixels between two columns of a horizontal legend (plotly's item gap and a pixel to spare)."""
+LEGEND_PAD = 8
+"""Pixels kept free after an entry's text."""
 LEGEND_FONT = 12
+YTITLE_PX = 24
+"""Pixels an automargined y axis's title takes left of its tick labels (a 12 px line and its standoff)."""
 
 
-def _narrow_legend(fig: go.Figure) -> None:
-    # A horizontal legend in a half-width pane wraps into as many rows as plotly finds room
-    # for, and those rows take the plot's own height (a 6-pod timeline shrank to a few
-    # pixels). Columns as wide as the longest entry (measured) give a known number of rows, and
-    # the figure grows by them, so the plot keeps its size and no entry overlaps the next. The
-    # legend starts at the pane's left edge (not the plot's), and an entry wider than the pane
-    # is wrapped between words: the ru "нужно активных: min(parallelism, осталось completions)"
-    # was cut at "осталс" (the trace's name is the legend's text; its hover reads the same words).
+def layout_plot_px(width_px: float, layout: Any) -> float:
+    """The plot's width in a figure ``width_px`` wide with ``layout`` (a dict or a plotly layout):
+    the margins, and where the y axis makes its own room (automargin), its names and its title."""
+    def get(obj: Any, key: str) -> Any:
+        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+    margin = get(layout, "margin") or {}
+    lr = {"l": get(margin, "l") or 0, "r": get(margin, "r") or 0}
+    y = get(layout, "yaxis") or {}
+    if not get(y, "automargin"):
+        return width_px - lr["l"] - lr["r"]
+    names = get(y, "ticktext") or get(y, "categoryarray") or ()
+    plot = plot_beside_names(width_px, lr, [str(n) for n in names])
+    ytitle = get(y, "title")
+    words = get(ytitle, "text") if ytitle is not None else None
+    if words:
+        plot -= YTITLE_PX + LEGEND_ROW * words.count("<br>")
+    return plot
+
+
+AXIS_LINE_PX = 16
+"""Pixels a line of an axis title takes (plotly's line height at 12 px)."""
+
+
+def fit_x_title(layout: dict[str, Any], width_px: float) -> None:
+    """Wrap the x axis's title of ``layout`` (a dict, in place) to the plot's width in a figure
+    ``width_px`` wide; the figure grows by the lines added, so the plot keeps its height.
+
+    Plotly centres the title under the plot and neither wraps nor shrinks it: the ru "время с
+    момента создания Job (с)" ran 30 px past a 380 px figure beside long pod names."""
+    xtitle = layout["xaxis"]["title"]
+    words = xtitle["text"]
+    plot = layout_plot_px(width_px, layout)
+    if text_px(words) <= plot:
+        return
+    lines = wrap_px(words, plot)
+    xtitle["text"] = "<br>".join(lines)
+    extra = AXIS_LINE_PX * (len(lines) - 1)
+    layout["margin"] = {**layout["margin"], "b": layout["margin"]["b"] + extra}
+    layout["height"] += extra
+
+
+def fit_legend(fig: go.Figure, width_px: float) -> go.Figure:
+    """Fit a horizontal legend at the bottom of ``fig`` to a figure ``width_px`` wide, in place.
+
+    Plotly wraps a horizontal legend where its entries reach the *plot's* width (not the
+    figure's), giving every entry the widest one's width once they do not fit in one row; the
+    rows it adds take the plot's own height (the ru counts view at 800 px: nine entries of 350
+    px in one column, the plot shrunk from 280 to 139 px and its end labels on top of each
+    other). Here the columns are as wide as the widest entry (measured) and as many as the
+    plot holds, an entry wider than the plot is wrapped between words (the trace's name is the
+    legend's text; its hover reads the same words), and the figure grows by the rows, so the
+    plot keeps its size. Fitting again (at another width) starts from the unfitted figure.
+    """
     legend = fig.layout.legend
     if legend.orientation != "h" or legend.yref != "container" or fig.layout.height is None:
-        return
+        return fig
+    meta = dict(fig.layout.meta) if isinstance(fig.layout.meta, dict) else {}
+    grown = meta.pop("legend_px", 0)
+    if grown:
+        fig.layout.margin.b -= grown
+        fig.layout.height -= grown
+    # The names as the view gave them, where an earlier fit wrapped them (joining the lines again
+    # could not tell "或 Job" from "或Job").
+    names = {int(i): name for i, name in meta.pop("legend_names", {}).items()}
+    for i, name in names.items():
+        fig.data[i].name = name
     shown = [t for t in fig.data if t.showlegend is not False and t.name]
     if not shown:
-        return
-    room = NARROW_PANE_PX - LEGEND_TEXT_X - 12
-    for t in shown:
-        if text_px(t.name, LEGEND_FONT) > room:
+        fig.layout.meta = meta
+        return fig
+    plot = layout_plot_px(width_px, fig.layout)
+    # (A plot narrower than any entry still gets one column of whole words.)
+    room = max(plot - LEGEND_TEXT_X - LEGEND_GAP - LEGEND_PAD, 120)
+    for i, t in enumerate(fig.data):
+        if t.showlegend is not False and t.name and text_px(t.name, LEGEND_FONT) > room:
+            names[i] = t.name
             t.name = "<br>".join(wrap_px(t.name, room, LEGEND_FONT))
+    if names:
+        meta["legend_names"] = {str(i): name for i, name in names.items()}
     # Rows in the legend's order (a lower legendrank comes first, as in the cycle strip's entry).
     shown.sort(key=lambda t: t.legendrank if t.legendrank is not None else 1000)
     lines = [t.name.split("<br>") for t in shown]
     widest = max(text_px(line, LEGEND_FONT) for ls in lines for line in ls)
-    columns = max(1, min(3, int(NARROW_PANE_PX // (LEGEND_TEXT_X + widest + 12))))
-    legend.update(xref="container", x=0.01, entrywidth=NARROW_PANE_PX // columns - 6, entrywidthmode="pixels")
-    rows = sum(max(len(ls) for ls in lines[i:i + columns]) for i in range(0, len(lines), columns))
-    if rows > 1:
-        extra = LEGEND_ROW * (rows - 1)
+    columns = max(1, min(len(shown), int(plot // (LEGEND_TEXT_X + widest + LEGEND_PAD + LEGEND_GAP))))
+    # plotly adds LEGEND_TEXT_X to it
+    entry = max(int(plot // columns) - LEGEND_TEXT_X - LEGEND_GAP, int(widest) + LEGEND_PAD)
+    legend.update(xref="container", x=0.01, entrywidth=entry, entrywidthmode="pixels")
+    row_px = LEGEND_ROW + (LEGEND_GROUP_GAP if any(t.legendgroup for t in fig.data) else 0)
+    rows = [max(len(ls) for ls in lines[i:i + columns]) for i in range(0, len(lines), columns)]
+    extra = LEGEND_ROW * (sum(rows) - 1) + (row_px - LEGEND_ROW) * (len(rows) - 1)
+    if extra > 0:
         fig.layout.margin.b = (fig.layout.margin.b or 80) + extra
         fig.layout.height = fig.layout.height + extra
+        meta["legend_px"] = extra
+    fig.layout.meta = meta
+    return fig
 
 
 def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:

@@ -36,6 +36,7 @@ from ._common import (
     OUTCOME_STYLE,
     bar_marker,
     cycle_word,
+    fit_x_title,
     job_ref,
     make_figure,
     now_line,
@@ -43,9 +44,11 @@ from ._common import (
     plural,
     resolve,
     secs,
+    short_pod_label,
     table,
     text_px,
     title,
+    wrap_px,
     x_end,
 )
 
@@ -68,6 +71,11 @@ MAX_MARKS = 400
 """At most this many creation (or success) marks: the latest ones; the lane's name says how many there were."""
 MAX_LANES = 40
 """At most this many failure (or index) lanes: the latest ones, with a note saying how many were left out."""
+NAMES_SHARE = 0.4
+"""The most of the figure's width the lane names may take: longer failure lanes leave out the
+Job's name from the pod's (``failure 1: …-bkspk``; the hover and the text twin keep it), longer
+lane names of other kinds are wrapped. In a 380 px pane the ru "сбой 1: job-pod-failure-backoff-bkspk"
+(235 px) left the plot 104 px, and its labels and the x axis's title were cut."""
 
 
 def delay_formula(n: int) -> str:
@@ -283,15 +291,27 @@ def _ends_at(x: float, label_px: float, plot: float) -> float:
     return x / (1.02 * (1 - a) - 0.02)
 
 
+def _fit_words(words: str, plot: float) -> str:
+    # A label right of a mark takes at most 0.7 of the plot (see _ends_at): a longer one is
+    # wrapped between words to it (ru "индекс неуспешен (2 > backoffLimitPerIndex 1)" ran 88 px
+    # past a 380 px figure).
+    room = 0.7 * plot - MARK_PX
+    return words if text_px(words, LABEL_SIZE) <= room else "<br>".join(wrap_px(words, room, LABEL_SIZE))
+
+
+def _words_px(words: str) -> float:
+    return max(text_px(line, LABEL_SIZE) for line in words.split("<br>"))
+
+
 def _right(t: float, shown: list[Failure], labels: dict[int, str], plot: float, limit: int | None) -> float:
     # The run so far, every wait that ran out or is running with room for its start label
     # right of it (labels by id of the failure), and room for the "index failed" words.
     ends = [x_end(t)]
     for f in shown:
         if f.status in ("waited", "waiting"):
-            ends.append(_ends_at(f.next_start, MARK_PX + text_px(labels.get(id(f), ""), LABEL_SIZE), plot))
+            ends.append(_ends_at(f.next_start, MARK_PX + _words_px(labels.get(id(f), "")), plot))
         elif f.status == "index failed":
-            ends.append(_ends_at(f.t, MARK_PX + text_px(_index_failed(f, limit), LABEL_SIZE), plot))
+            ends.append(_ends_at(f.t, MARK_PX + _words_px(_fit_words(_index_failed(f, limit), plot)), plot))
     return max(ends)
 
 
@@ -306,10 +326,11 @@ def _index_failed(f: Failure, limit: int | None) -> str:
     return _("index failed ({n} > backoffLimitPerIndex {limit})").format(n=f.n, limit=limit)
 
 
-def _lane(s: BackoffStory, f: Failure) -> str:
+def _lane(s: BackoffStory, f: Failure, job: str | None = None) -> str:
+    # With ``job``, the pod's name leaves it out (``failure 1: …-bkspk``): see NAMES_SHARE.
     if s.per_index:
         return _index_lane(f.index)
-    return _("failure {n}: {pod}").format(n=f.n, pod=f.pod)
+    return _("failure {n}: {pod}").format(n=f.n, pod=f.pod if job is None else short_pod_label(f.pod, job))
 
 
 def _index_lane(index: int | None) -> str:
@@ -349,18 +370,26 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     s = story(trace, k)
     main, sub = _titles(trace, k, t, s)
     fails = list(s.failures)
+    room = NAMES_SHARE * width_px
+    short = not s.per_index and any(text_px(_lane(s, f)) > room for f in fails)
+
+    def lane(f: Failure) -> str:
+        return _lane(s, f, trace.job_name if short else None)
+
     if s.per_index:
         lanes_all = sorted({f.index for f in fails}, key=lambda ix: -1 if ix is None else ix)
         lanes_all = [_index_lane(ix) for ix in lanes_all]
     else:
-        lanes_all = [_lane(s, f) for f in fails]
+        lanes_all = [lane(f) for f in fails]
     dropped = max(0, len(lanes_all) - MAX_LANES)
     lanes = lanes_all[dropped:]
-    shown = [f for f in fails if _lane(s, f) in set(lanes)]
+    shown = [f for f in fails if lane(f) in set(lanes)]
     # Lanes of point marks keep the latest MAX_MARKS and say so in their name.
     created, created_lane = _latest(list(s.creations), _("pods created"))
     resets, resets_lane = _latest(list(s.resets), _("successes (reset)"))
     waits_lane = _("syncs that waited")
+    created_lane, resets_lane, waits_lane = ("<br>".join(wrap_px(w, room)) for w in (created_lane, resets_lane,
+                                                                                      waits_lane))
     top = [created_lane] + ([resets_lane] if s.resets and not s.per_index else []) + \
         ([waits_lane] if s.waits else [])
     cats = top + lanes
@@ -374,7 +403,8 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     # superseded wait may run past the axis), else after the start mark where there is room,
     # else in the bar if plotly's shrinking of text that does not fit keeps 60% of its size;
     # the hover always has it.
-    right = _right(t, shown, {} if s.per_index else {id(f): _start_words(f, False) for f in served}, plot,
+    right = _right(t, shown, {} if s.per_index else {id(f): _fit_words(_start_words(f, False), plot) for f in served},
+                   plot,
                    s.limit)
 
     def px(x: float) -> float:
@@ -394,21 +424,21 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
             if max(text_px(w, LABEL_SIZE) for w in two) <= room:
                 words = "<br>".join(two)
             else:
-                words = _start_words(f, False)
+                words = _fit_words(_start_words(f, False), plot)
                 fits[id(f)] = bar_px(f) >= 0.6 * text_px(_bar_text(f), LABEL_SIZE) + 10
         start_words[id(f)] = words
     for name, group, opacity in ((_("wait (new pod not before its end)"), served, 1.0),
                                  (_("wait that never ran out (superseded, reset or Job failed)"), moot, 0.35)):
-        data.append({"type": "bar", "orientation": "h", "name": name, "y": [_lane(s, f) for f in group],
+        data.append({"type": "bar", "orientation": "h", "name": name, "y": [lane(f) for f in group],
                      "base": [f.t for f in group], "x": [f.delay for f in group], "opacity": opacity,
                      "text": [_bar_text(f) if fits[id(f)] else "" for f in group], "textposition": "inside",
                      "insidetextanchor": "start", "textfont": {"color": "#000000", "size": 11},
                      "marker": bar_marker("failed", color="#F4B183"),
                      "customdata": [_wait_hover(f) for f in group],
                      "hovertemplate": "%{customdata}<extra></extra>"})
-    failed_text = [_index_failed(f, s.limit) if f.status == "index failed" else "" for f in shown]
+    failed_text = [_fit_words(_index_failed(f, s.limit), plot) if f.status == "index failed" else "" for f in shown]
     data.append({"type": "scatter", "mode": "markers+text", "name": _("pod failed"),
-                 "y": [_lane(s, f) for f in shown], "x": [f.t for f in shown], "text": failed_text,
+                 "y": [lane(f) for f in shown], "x": [f.t for f in shown], "text": failed_text,
                  "textposition": "middle right", "textfont": {"size": 11},
                  "marker": {"symbol": "x-thin-open", "size": 13, "color": OUTCOME_STYLE["failed"].color,
                             "line": {"width": 3, "color": OUTCOME_STYLE["failed"].color}},
@@ -418,7 +448,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     # Per-index lanes hold several waits in a row, so there the words stay in the hover.
     start_text = [] if s.per_index else [start_words[id(f)] for f in served]
     data.append({"type": "scatter", "mode": "markers" if s.per_index else "markers+text",
-                 "name": _("new pod may start"), "y": [_lane(s, f) for f in served],
+                 "name": _("new pod may start"), "y": [lane(f) for f in served],
                  "x": [f.next_start for f in served], "text": start_text, "textposition": "middle right",
                  "textfont": {"size": 11}, "marker": {"symbol": "triangle-right", "size": 12, "color": INK},
                  "hoverinfo": "text", "hovertext": [_("a new pod may start at {t} s").format(t=secs(f.next_start))
@@ -488,6 +518,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
         "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
+    fit_x_title(layout, width_px)
     return make_figure(data, layout, view=VIEW)
 
 

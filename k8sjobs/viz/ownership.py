@@ -13,6 +13,7 @@ sized and labelled with its count; the title and text twin say so.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -36,6 +37,7 @@ from ._common import (
     outcome_word,
     plural,
     resolve,
+    short_pod_label,
     table,
     text_px,
     title,
@@ -239,18 +241,11 @@ HEAD_LINE_PX = 16
 """Font size of the column titles, and the pixels one of their lines takes."""
 TOP = 1.16
 """Top of the marks' part of the y axis: room above the top marker for its label."""
+NODE_ROW_PX = 36
+"""The least distance in pixels between two nodes' centres (their labels have two 12 px lines)."""
 MIN_FAN_PX = 40
 MIN_EDGE_PX = 16
 """The shortest an edge from the Job to its pods, and one from a pod's label to its node, may be drawn."""
-
-
-def short_pod_label(label: str, job: str) -> str:
-    """A pod's label without its Job's name (``wide-h85nt`` -> ``…-h85nt``, ``[2] idx-2-x7k2p`` ->
-    ``[2] …-2-x7k2p``): the part that tells the Job's pods apart. Other labels stay whole."""
-    index, sep, name = label.rpartition("] ")
-    if name.startswith(job + "-"):
-        return f"{index}{sep}…{name[len(job):]}"
-    return label
 
 
 def columns(plot_w: float, job_lines: list[str], pod_labels: list[str], pod_size: int, node_texts: list[str],
@@ -298,20 +293,26 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     on = {n: sum(g.nodes[p].get("count", 1) for p in g.predecessors(n)) for n, _ in nodes}
     node_texts = [f"<b>{d['label']}</b><br>{plural(on[n], 'pod')}" for n, d in nodes]
 
-    def pod_label(d: dict[str, Any]) -> str:
+
+    def pod_label(d: dict[str, Any], bare: bool = False) -> str:
         if grouped:
-            return d["label"]
+            # Where the column is narrow, a group's count goes without "pods" (the column's title
+            # says they are pods): ru '29 выполняющихся подов' put the groups over the Job's label.
+            return plural(d["count"], d["outcome"]) if bare else d["label"]
         return (f"[{d['index']}] " if d.get("index") is not None else "") + d["label"]
 
     # Each layer's column in pixels of the plot: every label fits between its mark and the next column.
     plot_w = width_px - MARGIN["l"] - MARGIN["r"]
-    all_pods = [pod_label(d) for o in OUTCOMES if o != "deleted" for _n, d in members_of[o]]
     pod_size = 10 if n_members > 20 else 11
-    for room in (JOB_LABEL_PX, JOB_LABEL_NARROW_PX):
-        job_lines = job_label(jd["label"], jd["status"], room)
-        (job_x, pods_x, node_x), short, fits = columns(plot_w, job_lines, all_pods, pod_size,
-                                                       [t for text in node_texts for t in text.split("<br>")],
-                                                       trace.job_name)
+    for bare in (False, True) if grouped else (False,):
+        all_pods = [pod_label(d, bare) for o in OUTCOMES if o != "deleted" for _n, d in members_of[o]]
+        for room in (JOB_LABEL_PX, JOB_LABEL_NARROW_PX):
+            job_lines = job_label(jd["label"], jd["status"], room)
+            (job_x, pods_x, node_x), short, fits = columns(plot_w, job_lines, all_pods, pod_size,
+                                                           [t for text in node_texts for t in text.split("<br>")],
+                                                           trace.job_name)
+            if fits:
+                break
         if fits:
             break
     widest_pod = max((text_px(short_pod_label(lb, trace.job_name) if short else lb, pod_size) for lb in all_pods),
@@ -347,7 +348,8 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
             sizes = [15] * len(members)
         # Where the names do not fit, they leave out the Job's name (written under the Job); the
         # hover and the text twin keep the whole name.
-        labels = [short_pod_label(pod_label(d), trace.job_name) if short else pod_label(d) for _, d in members]
+        labels = [short_pod_label(pod_label(d, bare), trace.job_name) if short else pod_label(d, bare)
+                  for _, d in members]
         data.append({"type": "scatter", "mode": "markers+text", "name": outcome_word(o),
                      "x": [pos[n][0] for n, _d in members],
                      "y": [pos[n][1] for n, _d in members], "text": labels, "textposition": "middle right",
@@ -389,9 +391,22 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     marks_px = min(1000, max(380, 22 * n_rows + 200)) - MARGIN["t"] - MARGIN["b"]
     head_px = HEAD_LINE_PX * head_lines + 4
     job_px = 13 + 15 * len(job_lines) + 4  # below the Job's centre: half its mark, its lines
-    low = min([p[1] for p in pos.values()] + [0]) - 0.12
-    if job_px < marks_px:
-        low = min(low, (jy - job_px * TOP / marks_px) / (1 - job_px / marks_px))
+
+    def bottom(marks: float) -> float:
+        low = min([p[1] for p in pos.values()] + [0]) - 0.12
+        if job_px < marks:
+            low = min(low, (jy - job_px * TOP / marks) / (1 - job_px / marks))
+        return low
+
+    low = bottom(marks_px)
+    # Each node's label has two lines (its name, its pods): the marks grow until the closest two
+    # nodes are that far apart (ten nodes beside 100 grouped pods stood 14 px apart, their labels
+    # on top of each other).
+    node_ys = sorted(p[1] for n, p in pos.items() if g.nodes[n].get("kind") == "node")
+    closest = min((b - a for a, b in zip(node_ys, node_ys[1:])), default=0.0)
+    if closest > 0 and closest * marks_px / (TOP - low) < NODE_ROW_PX:
+        marks_px = math.ceil(NODE_ROW_PX * (TOP - low) / closest)
+        low = bottom(marks_px)
     top = TOP + head_px * (TOP - low) / marks_px
     height = marks_px + head_px + MARGIN["t"] + MARGIN["b"]
     layout = {

@@ -23,6 +23,7 @@ from k8sjobs.trace.records import PodHistory
 
 from ._common import (
     CYCLE_STRIP,
+    FIGURE_PX,
     LEGEND_BOTTOM,
     MUTED,
     OUTCOMES,
@@ -30,6 +31,7 @@ from ._common import (
     bar_marker,
     cycle_ticks,
     cycle_word,
+    fit_x_title,
     job_ref,
     make_figure,
     now_line,
@@ -37,8 +39,11 @@ from ._common import (
     plural,
     resolve,
     secs,
+    short_pod_label,
     table,
+    text_px,
     title,
+    wrap_px,
     x_end,
 )
 
@@ -50,6 +55,11 @@ PLOT_WIDTH_PX = 1000
 """Assumed plot width, to decide which bar labels fit (a label that does not fit is left to the hover)."""
 BINS = 100
 """Number of time bins from 0 to the cycle's time in the aggregated picture."""
+FITS_WIDTH = True
+"""This view fits its pods' names to the figure's width (``figure(..., width_px=...)``)."""
+NAMES_SHARE = 0.4
+"""The most of the figure's width the pods' names may take; longer ones leave out the Job's name."""
+MARGIN = {"t": 105, "l": 10, "r": 20, "b": 95}
 
 
 # ------------------------------------------------------------------------------ the model
@@ -133,12 +143,17 @@ def _indexed(trace: Trace) -> bool:
 # ------------------------------------------------------------------------------ figure
 
 
-def figure(trace: Trace, cycle: int):
-    """The pod timeline up to ``cycle`` (a bar per pod, or binned counts for many pods)."""
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The pod timeline up to ``cycle`` (a bar per pod, or binned counts for many pods).
+
+    ``width_px``: the narrowest the figure will be drawn; where the pods' names would take
+    more than :data:`NAMES_SHARE` of it, they leave out the Job's name (``…-v2nvs [0]``; the
+    hover and the text twin keep the whole name).
+    """
     k, t, _c = resolve(trace, cycle)
     pods = pods_as_of(trace, k)
     if len(pods) > AGGREGATE_ABOVE:
-        return _aggregated_figure(trace, k, t, pods)
+        return _aggregated_figure(trace, k, t, pods, width_px)
     indexed = _indexed(trace)
     by: dict[str, dict[str, list[Any]]] = {o: {"x": [], "base": [], "y": [], "text": [], "hovertext": []}
                                           for o in OUTCOMES}
@@ -187,18 +202,29 @@ def figure(trace: Trace, cycle: int):
         notes.append({"text": _("no pods yet"), "showarrow": False, "xref": "paper", "yref": "paper",
                       "x": 0.5, "y": 0.5, "font": {"color": MUTED, "size": 13}})
     height = min(1000, max(340, 20 * len(pods) + 190))
-    ticktext = [f"{h.name} [{h.index}]" if indexed and h.index is not None else h.name for h in pods]
+
+    def tick(name: str, h: PodHistory) -> str:
+        return f"{name} [{h.index}]" if indexed and h.index is not None else name
+
+    ticktext = [tick(h.name, h) for h in pods]
+    if ticktext and max(text_px(tt) for tt in ticktext) > NAMES_SHARE * width_px:
+        ticktext = [tick(short_pod_label(h.name, trace.job_name), h) for h in pods]
+    # The y axis's title is centred on the plot's height: a longer one is wrapped to it (the ru
+    # "поды по индексу завершения" ran into the subtitle above a 6-pod plot).
+    plot_h = (height - MARGIN["t"] - MARGIN["b"]) * (PLOT_DOMAIN[1] - PLOT_DOMAIN[0])
+    ytitle = _("pods by completion index") if indexed else _("pods in creation order")
     layout = {
-        "title": title(main, sub), "barmode": "overlay", "bargap": 0.25, "height": height,
-        "margin": {"t": 105, "l": 10, "r": 20, "b": 95},
+        "title": title(main, sub, width_px=width_px), "barmode": "overlay", "bargap": 0.25, "height": height,
+        "margin": dict(MARGIN),
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t)],
                   "zeroline": False},
         "yaxis": {"domain": PLOT_DOMAIN, "type": "category", "categoryorder": "array", "categoryarray": names, "autorange": "reversed",
                   "tickvals": names, "ticktext": ticktext, "automargin": True,
-                  "title": {"text": _("pods by completion index") if indexed else _("pods in creation order")}},
+                  "title": {"text": "<br>".join(wrap_px(ytitle, plot_h - 8))}},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
+    fit_x_title(layout, width_px)
     return make_figure(data, layout, view=VIEW)
 
 
@@ -286,7 +312,7 @@ def _count_ticks(up: int, down: int) -> dict[str, Any]:
     return {"tickvals": vals, "ticktext": [str(abs(v)) for v in vals]}
 
 
-def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
+def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory], width_px: float):
     b = binned_counts(trace, k, pods)
     rows, width = b["rows"], b["width"]
     xs = [round((r["lo"] + r["hi"]) / 2, 3) for r in rows]
@@ -315,7 +341,7 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory]):
         shapes.append(s)
         notes.append(n)
     layout = {
-        "title": title(main, sub), "barmode": "relative", "bargap": 0, "height": 520,
+        "title": title(main, sub, width_px=width_px), "barmode": "relative", "bargap": 0, "height": 520,
         "margin": {"t": 105, "l": 60, "r": 20, "b": 95},
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t)]},
         "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": _("pods alive (up) · pods ended (down)")}, "zeroline": True,

@@ -214,21 +214,15 @@ def _head_lines(fig):
 
 
 @pytest.mark.parametrize("view", ["timeline", "counts"])
-def test_a_narrow_figures_legend_has_columns_as_wide_as_its_longest_entry_and_the_plot_keeps_its_height(view):
+def test_a_narrow_figures_legend_rows_leave_the_plot_its_height(view):
     # A half-width pane used to let plotly wrap the legend one entry per row, and the rows took the
-    # plot's height (a 6-pod timeline shrank to a few pixels in lesson 15's dashboard).
+    # plot's height (a 6-pod timeline shrank to a few pixels in lesson 15's dashboard). The rows
+    # plotly draws are checked in test_views_fit.py; here the plot keeps its height at both widths.
     trace = S.ALL["quota"]().trace
     k = len(trace.cycles) // 2
     wide, narrow = viz.figure(view, trace, k), viz.figure(view, trace, k, narrow=True)
-    names = [t.name for t in narrow.data if t.showlegend is not False]
-    legend = narrow.layout.legend
-    assert legend.entrywidthmode == "pixels"
-    columns = 380 // legend.entrywidth
-    assert 1 <= columns <= 3
-    widest = max(text_px(line, 12) for n in names for line in n.split("<br>"))
-    assert 40 + widest <= legend.entrywidth
-    rows = -(-len(names) // columns)
-    assert narrow.layout.margin.b - wide.layout.margin.b >= 19 * (rows - 1)
+    assert narrow.layout.legend.entrywidthmode == wide.layout.legend.entrywidthmode == "pixels"
+    assert narrow.layout.meta["legend_px"] > wide.layout.meta.get("legend_px", 0)
 
     def plot_height(fig):
         return fig.layout.height - fig.layout.margin.t - fig.layout.margin.b

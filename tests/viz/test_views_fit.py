@@ -105,6 +105,8 @@ def test_the_ownership_views_job_label_is_not_cut_at_the_plots_left_edge(languag
 
 @pytest.mark.parametrize("narrow", [False, True])
 def test_the_backoff_views_labels_end_inside_the_plot_and_bar_texts_inside_their_bars(language, narrow):
+    from k8sjobs.viz import backoff as bo
+
     width = NARROW_FIGURE_PX if narrow else FIGURE_PX
     for name in ("backoff", "backoff_cap", "per_index"):
         trace = S.ALL[name]().trace
@@ -113,9 +115,15 @@ def test_the_backoff_views_labels_end_inside_the_plot_and_bar_texts_inside_their
             fig = viz.figure("backoff", trace, k, narrow=narrow)
             lay = fig.layout
             lo, hi = lay.xaxis.range
-            # The lane names take the left of the figure (plotly's automargin), then the plot.
-            names = max(text_px(c, 12) for c in lay.yaxis.categoryarray)
+            # The lane names take the left of the figure (plotly's automargin), then the plot. In a
+            # 380 px pane the ru 'сбой 1: job-pod-failure-backoff-bkspk' took 235 px and left the plot
+            # 104: 67 labels were cut, the x axis's title too (measured in Chromium).
+            names = max(text_px(line, 12) for c in lay.yaxis.categoryarray for line in c.split("<br>"))
+            assert names <= 0.4 * width, (language, name, k, names)
             plot = width - lay.margin.l - lay.margin.r - names - 6
+            xtitle = lay.xaxis.title.text.split("<br>")
+            assert max(text_px(line) for line in xtitle) <= plot, (language, name, k, xtitle, plot)
+            assert join_lines(xtitle) == bo._("time since the Job was created (s)")
 
             def px(x, lo=lo, hi=hi, plot=plot):
                 return (x - lo) / (hi - lo) * plot
@@ -123,7 +131,7 @@ def test_the_backoff_views_labels_end_inside_the_plot_and_bar_texts_inside_their
             for tr in fig.data:
                 if tr.type == "scatter" and tr.mode == "markers+text":
                     for x, words in zip(tr.x, tr.text or (), strict=False):
-                        if words and plot > 300:  # a half-width pane may be too narrow for any label
+                        if words:
                             end = px(x) + 10 + max(text_px(line, 11) for line in words.split("<br>"))
                             assert end <= plot + 1, (language, name, k, words, round(end), round(plot))
                 if tr.type == "bar":
@@ -270,25 +278,116 @@ def test_the_ownership_views_pod_and_node_labels_end_before_the_next_column_and_
             assert spans[0][0] >= 0 and spans[-1][1] <= plot_w + lay.margin.r, (language, name, k, spans)
             for (_l0, r0, t0), (l1, _r1, t1) in zip(spans, spans[1:]):
                 assert r0 + 4 <= l1, (language, name, k, t0, t1)
+
+
+def _plot_px(fig, width):
+    """The plot's width as plotly lays it out: the margins, and an automargined y axis's widest
+    name (12 px, plus its 6 px tick gap) and title (a 12 px line and its standoff, 24 px)."""
+    lay = fig.layout
+    plot = width - lay.margin.l - lay.margin.r
+    if lay.yaxis.automargin:
+        names = lay.yaxis.ticktext or lay.yaxis.categoryarray or ()
+        plot -= max((text_px(line) for n in names for line in str(n).split("<br>")), default=0) + 6
+        if lay.yaxis.title.text:
+            plot -= 24 + 19 * lay.yaxis.title.text.count("<br>")
+    return plot
+
+
+@pytest.mark.parametrize("narrow", [False, True])
 @pytest.mark.parametrize("view", ["timeline", "counts", "slow_start", "backoff", "ownership", "expectations"])
-def test_a_narrow_figures_legend_entries_end_inside_their_column_and_the_pane(language, view):
-    # The ru counts entry "нужно активных: min(parallelism, осталось completions)" was cut at
-    # "осталс" in a 380 px pane, and zh-CN entries ran past columns sized at 7 px a character.
+def test_a_legends_entries_fit_their_columns_and_the_figure_grows_by_every_row_plotly_draws(language, view, narrow):
+    # Plotly wraps a horizontal legend where its entries reach the *plot's* width (each entry is
+    # 40 px of symbol, then its entrywidth, then a 5 px gap), and its rows take the plot's height.
+    # The ru counts view at 800 px drew nine entries in one column and its plot shrank from 280
+    # to 139 px (measured in Chromium), its end labels on top of each other; in a 380 px pane the
+    # ru entry "нужно активных: min(parallelism, осталось completions)" was cut at "осталс".
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
     for name in ("quota", "per_index", "backoff"):
         trace = S.ALL[name]().trace
         wide = viz.figure(view, trace, len(trace.cycles))
-        fig = viz.figure(view, trace, len(trace.cycles), narrow=True)
+        fig = viz.figure(view, trace, len(trace.cycles), narrow=narrow)
         lg = fig.layout.legend
         if lg.orientation != "h":
             continue
-        assert lg.entrywidthmode == "pixels" and lg.xref == "container", (language, view, name)
-        columns = NARROW_FIGURE_PX // lg.entrywidth
-        assert lg.x * NARROW_FIGURE_PX + columns * lg.entrywidth <= NARROW_FIGURE_PX
+        where = (language, view, name)
+        assert lg.entrywidthmode == "pixels" and lg.xref == "container", where
+        plot = _plot_px(fig, width)
+        per_row = max(1, int((plot + 5) // (40 + lg.entrywidth + 5)))
+        shown = [tr for tr in fig.data if tr.showlegend is not False and tr.name]
+        shown.sort(key=lambda tr: tr.legendrank if tr.legendrank is not None else 1000)
         for tr, before in zip(fig.data, wide.data, strict=True):
-            if tr.showlegend is False or not tr.name:
+            if tr.name:
+                # The words are all there, wrapped where the whole did not fit.
+                # (join_lines cannot tell where a break between Chinese and Latin had a space.)
+                assert tr.name.replace("<br>", "").replace(" ", "") == before.name.replace("<br>", "").replace(" ", ""), \
+                    where
+        for tr in shown:
+            for line in tr.name.split("<br>"):
+                assert text_px(line, 12) <= lg.entrywidth, (*where, line, lg.entrywidth)
+        lines = [len(tr.name.split("<br>")) for tr in shown]
+        rows = [max(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
+        gap = 10 if any(tr.legendgroup for tr in fig.data) else 0  # plotly's tracegroupgap
+        legend_px = 19 * sum(rows) + gap * (len(rows) - 1)
+        # The figure grew by every row past the first (its bottom margin holds one), so the plot
+        # keeps the height it has without a legend.
+        assert fig.layout.meta.get("legend_px", 0) >= legend_px - 19, (*where, per_row, rows, fig.layout.meta)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_timelines_axis_titles_fit_beside_and_under_the_plot_and_pod_names_leave_it_room(language, narrow):
+    # The y axis's title is centred on the plot's height and plotly does not wrap it: zh-CN
+    # '按完成索引排列的 Pod' and ru 'поды по индексу завершения' ran into the subtitle above a 6-pod
+    # plot (by 10-15 px, measured in Chromium); in a 380 px pane the per-index Job's pod names
+    # ('job-backoff-limit-per-index-example-0-v2nvs [0]') left the plot 64 px and the x axis's
+    # title was cut by up to 74 px.
+    width = NARROW_FIGURE_PX if narrow else FIGURE_PX
+    for name in ("backoff", "per_index", "indexed", "scale_down", "quota"):
+        trace = S.ALL[name]().trace
+        for k in (1, len(trace.cycles)):
+            fig = viz.figure("timeline", trace, k, narrow=narrow)
+            lay = fig.layout
+            where = (language, name, k)
+            plot_h = (lay.height - lay.margin.t - lay.margin.b) * (lay.yaxis.domain[1] - lay.yaxis.domain[0])
+            ytitle = lay.yaxis.title.text.split("<br>")
+            assert max(text_px(line) for line in ytitle) <= plot_h, (*where, ytitle, plot_h)
+            names = max(text_px(t) for t in lay.yaxis.ticktext)
+            assert names <= 0.4 * width, (*where, names)
+            plot_w = width - lay.margin.l - lay.margin.r - names - 6 - 24 - 19 * (len(ytitle) - 1)
+            xtitle = lay.xaxis.title.text.split("<br>")
+            assert max(text_px(line) for line in xtitle) <= plot_w, (*where, xtitle, plot_w)
+            # A shortened name is the end of the whole one, which the hover keeps.
+            for tick, pod in zip(lay.yaxis.ticktext, lay.yaxis.tickvals, strict=True):
+                bare = tick.split(" [")[0]
+                assert bare == pod or bare.startswith("…-") and pod.endswith(bare[1:]), (*where, tick, pod)
+
+
+def test_the_ownership_views_nodes_stand_two_label_lines_apart_above_60_pods(language):
+    # Ten nodes beside 100 grouped pods stood 14 px apart and their two-line labels ('node-1',
+    # '10 pods') overlapped by up to 55 px across (measured in Chromium at 800 and 380 px).
+    from k8sjobs.trace import Run
+    from k8sjobs.viz import ownership as ow
+
+    runs = {"big": S.big().trace, "big20": Run(S.big_manifest(200, 100), seed=0, nodes=20).trace}
+    for name, trace in runs.items():
+        for k in (1, 6, 11, len(trace.cycles)):
+            if len(trace.state_at(k).pods) <= 60:
                 continue
-            lines = tr.name.split("<br>")
-            # The words are all there, wrapped where the whole did not fit.
-            assert join_lines(lines) == before.name, (language, view, name)
-            for line in lines:
-                assert 40 + text_px(line, 12) <= lg.entrywidth, (language, view, name, line, lg.entrywidth)
+            for narrow in (False, True):
+                fig = viz.figure("ownership", trace, k, narrow=narrow)
+                lay = fig.layout
+                (low, top) = lay.yaxis.range
+                px = (lay.height - lay.margin.t - lay.margin.b) / (top - low)
+                node = next(tr for tr in fig.data if tr.name == "Node")
+                ys = sorted(node.y)
+                lines = max(t.count("<br>") + 1 for t in node.text)
+                for a, b in zip(ys, ys[1:]):
+                    assert (b - a) * px >= lines * 15.6, (language, name, k, narrow, (b - a) * px)
+                # The groups' labels start right of the Job's label (ru '29 выполняющихся подов' put
+                # them over it at 380 px; a narrow column's groups say their count without "pods").
+                job = next(tr for tr in fig.data if tr.name == "Job")
+                job_right = job.x[0] + max(text_px(line, 12, bold="<b>" in line)
+                                           for line in job.text[0].split("<br>")) / 2
+                for tr in fig.data:
+                    if tr.mode == "markers+text" and tr.name not in ("Job", "Node"):
+                        assert all(x + ow.POD_TEXT_PX >= job_right + 4 for x in tr.x), (language, name, k, narrow,
+                                                                                        tr.text)
