@@ -7,7 +7,6 @@ committed lesson carries its build id, and the site's list (tools/lite.py) is ma
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -74,20 +73,13 @@ def test_set_language_says_nothing_outside_the_browser(capsys):
     assert capsys.readouterr().out == ""
 
 
-def _lite_tool():
-    spec = importlib.util.spec_from_file_location("k8sjobs_lite_tool", ROOT / "tools" / "lite.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_lesson_carries_its_build_id_and_the_site_lists_them():
-    build_lessons = importlib.util.spec_from_file_location("k8sjobs_build_lessons", ROOT / "tools" / "build_lessons.py")
-    tool = importlib.util.module_from_spec(build_lessons)
-    build_lessons.loader.exec_module(tool)
     import nbformat
 
-    listed = _lite_tool().site_lessons()
+    from tools import build_lessons as tool
+    from tools import lite
+
+    listed = lite.site_lessons()
     notebooks = sorted((ROOT / "notebooks").glob("*/[0-9][0-9]-*.ipynb"))
     assert len(listed) == len(notebooks) >= 64
     for path in notebooks:
