@@ -17,10 +17,11 @@ class Unreadable(Exception):
     """The input could not be read at all (missing, a directory, no permission, ...)."""
 
 
-def read_input(path: str, limit: int) -> tuple[bytes, str]:
+def read_input(path: str, limit: int, *, snapshot: bool = False) -> tuple[bytes, str]:
     """``(the bytes, the source name for messages)`` of ``path`` (``-``: standard input), at most ``limit + 1``.
 
-    Raises :class:`Unreadable` with one line naming the path and the reason.
+    Raises :class:`Unreadable` with one line naming the path and the reason (``snapshot``: the
+    command reads what kubectl printed, not a manifest).
     """
     if path == "-":
         return sys.stdin.buffer.read(limit + 1), "<stdin>"
@@ -30,6 +31,8 @@ def read_input(path: str, limit: int) -> tuple[bytes, str]:
     except FileNotFoundError:
         raise Unreadable(_("{path}: no such file").format(path=path)) from None
     except IsADirectoryError:
+        if snapshot:
+            raise Unreadable(_("{path}: is a directory, not a snapshot file").format(path=path)) from None
         raise Unreadable(_("{path}: is a directory, not a manifest file").format(path=path)) from None
     except PermissionError:
         raise Unreadable(_("{path}: permission denied").format(path=path)) from None

@@ -27,6 +27,7 @@ from ..snapshot.explain import explain
 from ..snapshot.read import MAX_SNAPSHOT_BYTES, read_snapshot
 from ..trace.run import DEFAULT_MAX_CYCLES
 from ..trace.text import render_trace
+from ._input import Unreadable, read_input
 from .run import FOREVER, add_budget_arguments, budget_problem, cli_message, run_to_json
 
 
@@ -64,18 +65,21 @@ add `kubectl get resourcequota -o json` the same way when a quota may refuse pod
     add_budget_arguments(p)
 
 
-def _read(path: str) -> bytes:
+def _too_big(path: str) -> str | None:
+    """A file larger than a snapshot may be, said before reading it (what to take instead); None if it fits."""
     if path == "-":
-        return sys.stdin.buffer.read(MAX_SNAPSHOT_BYTES + 1)
-    size = os.stat(path).st_size
-    if size > MAX_SNAPSHOT_BYTES:
-        raise DecodeError(_("{path}: {size} bytes: larger than the {limit} bytes a snapshot may have (about "
-                            "15,000 pods as kubectl prints them); take the Job and only the pods that still run or "
-                            "wait, e.g. kubectl get job NAME -o yaml and kubectl get pods -l "
-                            "batch.kubernetes.io/job-name=NAME --field-selector=status.phase!=Succeeded -o yaml")
-                          .format(path=path, size=f"{size:,}", limit=f"{MAX_SNAPSHOT_BYTES:,}"))
-    with open(path, "rb") as fh:
-        return fh.read(MAX_SNAPSHOT_BYTES + 1)
+        return None  # standard input: read up to the same limit, the reader refuses more
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None
+    if size <= MAX_SNAPSHOT_BYTES:
+        return None
+    return _("{path}: {size} bytes: larger than the {limit} bytes a snapshot may have (about "
+             "15,000 pods as kubectl prints them); take the Job and only the pods that still run or "
+             "wait, e.g. kubectl get job NAME -o yaml and kubectl get pods -l "
+             "batch.kubernetes.io/job-name=NAME --field-selector=status.phase!=Succeeded -o yaml").format(
+        path=path, size=f"{size:,}", limit=f"{MAX_SNAPSHOT_BYTES:,}")
 
 
 def _fail(message: str) -> int:
@@ -85,14 +89,13 @@ def _fail(message: str) -> int:
 
 def handle(args: argparse.Namespace) -> int:
     """Explain (and forecast); bad input gives one line per problem and exit 1."""
+    too_big = _too_big(args.file)
+    if too_big is not None:
+        return _fail(too_big)
     try:
-        data = _read(args.file)
-    except IsADirectoryError:
-        return _fail(_("explain: {path}: is a directory, not a snapshot file").format(path=args.file))
-    except OSError as exc:
-        return _fail(f"explain: {args.file}: {exc.strerror or exc}")
-    except DecodeError as exc:
-        return _fail(exc.render())
+        data, source = read_input(args.file, MAX_SNAPSHOT_BYTES, snapshot=True)
+    except Unreadable as exc:
+        return _fail(f"explain: {exc}")
     duration = None
     if args.assume_duration is not None:
         try:
@@ -110,7 +113,6 @@ def handle(args: argparse.Namespace) -> int:
     problem = budget_problem(args)
     if problem is not None:
         return _fail("explain: " + problem)
-    source = "<stdin>" if args.file == "-" else args.file
     try:
         snapshot = read_snapshot(data, source, job=args.job, now=args.now)
         config = SimConfig(seed=args.seed)

@@ -19,6 +19,7 @@ from ..api.errors import DecodeError
 from ..i18n import _
 from ..snapshot.read import MAX_SNAPSHOT_BYTES
 from ..snapshot.redact import redact_snapshot
+from ._input import Unreadable, read_input
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,18 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Print the redacted snapshot; bad input gives one line on stderr and exit 1."""
     try:
-        if args.file == "-":
-            data = sys.stdin.buffer.read(MAX_SNAPSHOT_BYTES + 1)
-            source = "<stdin>"
-        else:
-            with open(args.file, "rb") as fh:
-                data = fh.read(MAX_SNAPSHOT_BYTES + 1)
-            source = args.file
-    except IsADirectoryError:
-        print(_("redact: {path}: is a directory, not a snapshot file").format(path=args.file), file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"redact: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        data, source = read_input(args.file, MAX_SNAPSHOT_BYTES, snapshot=True)
+    except Unreadable as exc:
+        print(f"redact: {exc}", file=sys.stderr)
         return 1
     try:
         result = redact_snapshot(data, source)

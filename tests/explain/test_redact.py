@@ -116,4 +116,4 @@ def test_bad_input_to_redact_is_one_line_and_exit_1(tmp_path, capsys) -> None:
     assert main(["redact", str(path)]) == 1
     assert len(capsys.readouterr().err.splitlines()) == 1
     assert main(["redact", str(tmp_path / "missing.yaml")]) == 1
-    assert "No such file" in capsys.readouterr().err
+    assert "missing.yaml: no such file" in capsys.readouterr().err
