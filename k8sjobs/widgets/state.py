@@ -260,8 +260,9 @@ class ExplorerState:
 
     @property
     def jobs(self) -> list[str]:
-        """The names of the current run's Jobs, in creation order (the dashboard's Job picker)."""
-        return [tr.job_name for tr in self.run.cluster.jobs()]
+        """The names of the current run's objects, in creation order (the dashboard's picker): its Jobs, and a
+        CronJob with the Jobs it has made so far."""
+        return [tr.job_name for tr in self.run.cluster.traces.values()]
 
     @property
     def job(self) -> str:

@@ -70,3 +70,50 @@ def test_a_dashboard_built_in_russian_stays_russian(english) -> None:
     assert "Поды" in title, title
     assert get_language() == "en"
     assert e.text_twin("counts").split()[0] != "Pods"
+
+
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly
+spec:
+  schedule: "*/5 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        metadata:
+          annotations:
+            sim.k8sjobs.io/duration: "30s"
+        spec:
+          restartPolicy: Never
+          containers:
+          - name: work
+            image: busybox
+"""
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    (("*/5 * * * *", "61 * * * *"),
+     'The CronJob "nightly" is invalid: spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum '
+     '(59): 61'),
+    (("  schedule:", "  timeZone: Mars/Olympus\n  schedule:"),
+     'The CronJob "nightly" is invalid: spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus'),
+    (("*/5 * * * *", "TZ=UTC */5 * * * *"),
+     'The CronJob "nightly" is invalid: spec.schedule: Invalid value: "TZ=UTC */5 * * * *": cannot use TZ or '
+     'CRON_TZ in schedule, use timeZone field instead'),
+    (("  schedule:", "  startingDeadlineSeconds: -1\n  schedule:"),
+     'The CronJob "nightly" is invalid: spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or '
+     'equal to 0'),
+    (("name: nightly", "name: " + "n" * 53), f'metadata.name: Invalid value: "{"n" * 53}": must be no more than 52 '
+     'characters'),
+])
+def test_the_yaml_tab_gives_the_api_servers_errors_for_a_malformed_cronjob_and_keeps_the_run(english, change,
+                                                                                            error) -> None:
+    e = Explorer(CRONJOB, nodes=1, max_time=3600)
+    e.step()
+    before = (e.state.run, e.state.cycle)
+    lines = e.apply_yaml(CRONJOB.replace(*change))
+    assert any(error in line for line in lines), lines
+    assert (e.state.run, e.state.cycle) == before
+    assert error.split(": ")[0].split('"')[0] in e.error.value
