@@ -917,12 +917,16 @@ class Simulation:
         job = self.job_named(job_name)[1]
         if job is None:
             raise SimulationError("the Job has been deleted")
-        new = replace(job, spec=replace(job.spec, **changes), metadata=replace(job.metadata, resource_version=""))
+        return self._update(replace(job, spec=replace(job.spec, **changes),
+                                    metadata=replace(job.metadata, resource_version="")))
+
+    def _update(self, new: APIObject) -> APIObject:
+        """``kubectl apply`` of a changed object: the API server's refusal as InvalidError or SimulationError."""
         try:
             return self.store.update(new)
         except APIError as exc:
             if exc.field_errors:
-                raise InvalidError("Job", job.metadata.name, exc.field_errors) from None
+                raise InvalidError(new.kind, new.metadata.name, exc.field_errors) from None
             raise SimulationError(str(exc)) from None
 
     def _record_for(self, action: str, job: str | None, /, **kwargs: Any) -> None:
@@ -1001,13 +1005,7 @@ class Simulation:
 
     def _update_cronjob(self, name: str | None, **changes: Any) -> None:
         cur = self._cronjob(name)
-        new = replace(cur, spec=replace(cur.spec, **changes), metadata=replace(cur.metadata, resource_version=""))
-        try:
-            self.store.update(new)
-        except APIError as exc:
-            if exc.field_errors:
-                raise InvalidError("CronJob", cur.metadata.name, exc.field_errors) from None
-            raise SimulationError(str(exc)) from None
+        self._update(replace(cur, spec=replace(cur.spec, **changes), metadata=replace(cur.metadata, resource_version="")))
 
     def suspend_cronjob(self, cronjob: str | None = None) -> None:
         """Set the CronJob's spec.suspend = true (no new Jobs; running ones go on)."""

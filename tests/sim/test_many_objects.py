@@ -10,27 +10,12 @@ from k8sjobs import Run, validate
 from k8sjobs.api.errors import DecodeError, InvalidError
 from k8sjobs.sim import Simulation, SimulationError, check_manifest, load_jobs
 from k8sjobs.trace.text import render_run, render_trace
+from tests.manifests import DURATION, job_manifest
 
 
-def job_yaml(name: str, completions: int, parallelism: int, duration: str = "10s", extra: str = "") -> str:
-    return f"""\
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: {name}
-spec:
-  completions: {completions}
-  parallelism: {parallelism}{extra}
-  template:
-    metadata:
-      annotations:
-        sim.k8sjobs.io/duration: "{duration}"
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: work
-        image: busybox
-"""
+def job_yaml(name: str, completions: int, parallelism: int, duration: str = "10s") -> str:
+    return job_manifest(name, completions=completions, parallelism=parallelism, annotations={DURATION: duration},
+                        container="work")
 
 
 TWO = job_yaml("render", 4, 2) + "---\n" + job_yaml("encode", 3, 3)
