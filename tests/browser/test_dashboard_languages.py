@@ -161,7 +161,7 @@ def test_dashboard_in_language(lab, probe, language):
         assert words[key] in labels, f"no button {words[key]!r} ({key}) among {sorted(labels)}"
         assert key not in labels, f"English button {key!r}"
     for key in ("Timeline", "Counts", "Back-off", "Faults and actions", "Edit the Job (YAML)"):
-        expect(probe.page.get_by_role("tab", name=words[key]), f"no tab {words[key]!r} ({key})").to_have_count(1)
+        expect(probe.page.get_by_role("tab", name=words[key], exact=True), f"no tab {words[key]!r} ({key})").to_have_count(1)
     expect(probe.page.locator(EXPLORER)).to_contain_text(words["Why this cycle"], use_inner_text=True)
     assert_glyphs_render(probe, STATUS)
     assert_glyphs_render(probe, f"{EXPLORER} .lm-TabBar-tab")
