@@ -215,8 +215,8 @@ def figure(trace: Trace, cycle: int):
         "xaxis": {"title": {"text": _("time since the run started (s)")}, "range": [trace.start_t, span],
                   "zeroline": False},
         "yaxis": {"domain": PLOT_DOMAIN, "type": "category", "categoryorder": "array", "categoryarray": lanes,
-                  "autorange": "reversed", "automargin": True,
-                  "title": {"text": _("node pod slots, then pods waiting for one")}},
+                  # No axis title: the lanes name themselves (a node's slot, a Job's waiting pods).
+                  "autorange": "reversed", "automargin": True},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes, "legend": LEGEND_BOTTOM,
     }
     return make_figure(data, layout, view=VIEW)
