@@ -544,15 +544,19 @@ def object_from_document(doc: dict[str, Any], source: str = "<input>") -> Job | 
     return job_from_document(doc, source)
 
 
+def _decoded(build: Any, doc: dict[str, Any], at: str) -> Any:
+    """``build(doc, at)``, its DecodeError's reason starting with ``at`` (where the document is)."""
+    try:
+        return build(doc, at)
+    except DecodeError as exc:
+        if exc.reason.startswith(f"{at}:"):
+            raise
+        raise DecodeError(f"{at}: {exc.reason}", exc.errors) from None
+
+
 def load_manifest(data: bytes | str, source: str = "<input>") -> Job | CronJob:
     """Read one batch/v1 Job or CronJob manifest (YAML or JSON) strictly; raise DecodeError with the reason."""
-    doc = load_document(data, source)
-    try:
-        return object_from_document(doc, source)
-    except DecodeError as exc:
-        if exc.reason.startswith(f"{source}:"):
-            raise
-        raise DecodeError(f"{source}: {exc.reason}", exc.errors) from None
+    return _decoded(object_from_document, load_document(data, source), source)
 
 
 def job_from_document(doc: dict[str, Any], source: str = "<input>") -> Job:
@@ -657,22 +661,10 @@ def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, 
     out = []
     for where, doc in split_objects(data, source):
         label = object_label(where, doc)
-        at = f"{source}: {label}" if label else source
-        try:
-            out.append((label, object_from_document(doc, at)))
-        except DecodeError as exc:
-            if exc.reason.startswith(f"{at}:"):
-                raise
-            raise DecodeError(f"{at}: {exc.reason}", exc.errors) from None
+        out.append((label, _decoded(object_from_document, doc, f"{source}: {label}" if label else source)))
     return out
 
 
 def load_job_manifest(data: bytes | str, source: str = "<input>") -> Job:
     """Read one batch/v1 Job manifest (YAML or JSON) strictly; raise DecodeError with the reason."""
-    doc = load_document(data, source)
-    try:
-        return job_from_document(doc, source)
-    except DecodeError as exc:
-        if exc.reason.startswith(f"{source}:"):
-            raise
-        raise DecodeError(f"{source}: {exc.reason}", exc.errors) from None
+    return _decoded(job_from_document, load_document(data, source), source)
