@@ -845,6 +845,17 @@ class Simulation:
             raise SimulationError(str(exc)) from None
         self._record("fail_pod", name=name, exit_code=exit_code, container=container, condition=condition)
 
+    def stretch_pod(self, name: str, seconds: float) -> None:
+        """Make a running pod run ``seconds`` more from now before it exits as planned (a Job that runs long)."""
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 < seconds <= 366 * 86400:
+            raise SimulationError(f"seconds: must be a number of seconds between 0 and 31622400, got {seconds!r}")
+        pod = self.pod(name)
+        try:
+            self._need_cluster().stretch_pod(pod.metadata.name, pod.metadata.namespace, seconds=seconds)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+        self._record("stretch_pod", name=name, seconds=seconds)
+
     def evict_pod(self, name: str) -> None:
         """Evict a pod through the Eviction API (DisruptionTarget=True, then a graceful delete)."""
         pod = self.pod(name)
@@ -1087,7 +1098,7 @@ def yamlio_dump(job: Job) -> str:
 
 ACTIONS = frozenset({"fail_pod", "evict_pod", "delete_pod", "lose_node", "add_node", "fail_next_creates",
                      "set_pod_quota", "set_informer_lag", "set_status_conflicts", "suspend", "resume", "scale",
-                     "edit", "delete_job", "stop_controllers", "suspend_cronjob", "resume_cronjob", "set_schedule",
+                     "edit", "delete_job", "stop_controllers", "stretch_pod", "suspend_cronjob", "resume_cronjob", "set_schedule",
                      "set_time_zone"})
 """Methods of :class:`Simulation` that change a run (and are recorded for replay)."""
 

@@ -682,6 +682,21 @@ class Cluster:
         else:
             self._containers_exited(pod, run, failed)
 
+    def stretch_pod(self, name: str, namespace: str = "default", *, seconds: float) -> None:
+        """Make a running pod's containers run ``seconds`` more from now, then exit as planned (a Job that
+        runs long); what was planned for it before (its exit, a planned eviction) no longer happens."""
+        pod = self._find(name, namespace)
+        if pod is None:
+            raise ValueError(f'pod "{name}" not found')
+        run = self._runs.get(pod.metadata.uid)
+        if run is None or not run.running or run.stopping or pod.status.phase in (Phase.SUCCEEDED, Phase.FAILED):
+            raise ValueError(f'pod "{name}" is not running (phase {pod.status.phase or "Pending"}): only a running '
+                             "pod can run longer")
+        self._tokens += 1
+        run.token = self._tokens
+        self.heap.call_later(seconds, partial(self._run_ended, pod, run.token), priority=PRIORITY_CLUSTER,
+                             label="kubelet")
+
     def on_node(self) -> dict[str, list[str]]:
         """node -> its non-terminal pods (sorted), for views."""
         return {n: sorted(name for _, name in p) for n, p in sorted(self._on_node.items())}

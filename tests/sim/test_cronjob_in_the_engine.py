@@ -150,3 +150,17 @@ def test_the_same_cronjob_and_seed_give_the_same_trace() -> None:
     a = Run(cronjob(), nodes=1, max_time=3600).fork_at_time(700, "stop_controllers", seconds=900)
     b = Run(cronjob(), nodes=1, max_time=3600, actions=a.actions)
     assert render_run(a.cluster) == render_run(b.cluster)
+
+
+def test_a_job_that_runs_long_makes_forbid_skip_the_next_runs() -> None:
+    run = Run(cronjob(extra="\n  concurrencyPolicy: Forbid"), nodes=1, max_time=3600)
+    first = run.cluster.jobs()[0]
+    pod = first.state_at(1).pods[0].metadata.name
+    long = run.fork_at_time(310, "stretch_pod", name=pod, seconds=1200)  # runs until t = 1510 s
+    skipped = [c.t for c in long.cluster.cronjobs()[0].cycles if c.headline.rule == "cronjob.skip.forbid"]
+    assert skipped and min(skipped) == pytest.approx(600.1) and max(skipped) < 1510
+    stretched = long.trace_of(first.job_name)
+    done = [c.after.completion_time for c in stretched.cycles if c.after.completion_time is not None]
+    assert done and done[0] == pytest.approx(1511, abs=2)
+    with pytest.raises(SimulationError, match="only a running pod can run longer"):
+        long.fork_at_time(1600, "stretch_pod", name=pod, seconds=10)
