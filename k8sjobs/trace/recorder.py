@@ -293,25 +293,18 @@ class ClusterTrace:
         names = ", ".join(tr.job_name for tr in self.traces.values())
         raise KeyError(_("no Job {name} in this run; its Jobs: {names}").format(name=name, names=names))
 
-    def sync_at(self, step: int) -> tuple[Trace, int]:
-        """The trace and its cycle index of the run's ``step``-th sync (1-based, across all objects)."""
-        key, index = self.syncs[step - 1]
-        return self.traces[key], index
-
 
 @dataclass(frozen=True, slots=True)
 class RecorderState:
-    """Where a recorder was between two heap events: the lengths of its traces' lists, and the
-    Event counts it had seen (all it needs to go on from there with a resumed simulation)."""
+    """Where a recorder was between two heap events: the lengths of its lists, the Event counts and the
+    pods' owners it had seen (all it needs to go on from there with a resumed simulation)."""
 
-    cycles: int
     changes: int
-    events: int
-    notes: int
+    syncs: int
+    per_trace: tuple[tuple[str, int, int, int], ...]
+    """(key, cycles, events, notes) of every object's trace, in creation order."""
     event_counts: dict[str, int]
-    per_job: tuple[tuple[str, int, int, int], ...] = ()
-    """(key, cycles, events, notes) of every Job's trace, in creation order."""
-    syncs: int = 0
+    owners: dict[str, str]
 
 
 class Recorder:
@@ -364,37 +357,37 @@ class Recorder:
         uid = job.metadata.uid if job is not None else sim.job_uids.get(key, "")
         manifest = next((m for m in sim.manifests if (m.metadata.namespace or "default") + "/" + m.metadata.name
                          == key), None) or job or sim.manifest
-        tr = Trace(job_name=key.partition("/")[2], job_key=key, job_uid=uid, seed=sim.config.seed,
-                   config=sim.config, manifest=manifest)
-        tr.changes, tr._checkpoints, tr.cluster = self.changes, self.checkpoints, self.cluster
-        if like is not None:
-            tr.start_t, tr.snapshot_at, tr.initial_changes = like.start_t, like.snapshot_at, like.initial_changes
-            tr.origin = like.origin
-        self.traces[key] = tr
-        self._by_uid[uid] = key
-        return tr
+        return self._attach(key, Trace(job_name=key.partition("/")[2], job_key=key, job_uid=uid,
+                                       seed=sim.config.seed, config=sim.config, manifest=manifest), like)
 
     def _new_cronjob_trace(self, cj: Any) -> Trace:
         sim = self.sim
         from ..sim import job_of_template
 
         key = f"{cj.metadata.namespace}/{cj.metadata.name}"
-        tr = Trace(job_name=cj.metadata.name, job_key=key, job_uid=cj.metadata.uid, seed=sim.config.seed,
-                   config=sim.config, manifest=job_of_template(cj), kind="CronJob")
+        return self._attach(CRONJOB_PREFIX + key, Trace(job_name=cj.metadata.name, job_key=key,
+                                                        job_uid=cj.metadata.uid, seed=sim.config.seed,
+                                                        config=sim.config, manifest=job_of_template(cj),
+                                                        kind="CronJob"))
+
+    def _attach(self, key: str, tr: Trace, like: Trace | None = None) -> Trace:
+        """Make ``tr`` one of the run's traces under ``key``: it shares the run's changes and checkpoints,
+        and starts as ``like`` did (when given: the run's start, snapshot and origin)."""
         tr.changes, tr._checkpoints, tr.cluster = self.changes, self.checkpoints, self.cluster
-        self.traces[CRONJOB_PREFIX + key] = tr
-        self._by_uid[cj.metadata.uid] = CRONJOB_PREFIX + key
+        if like is not None:
+            tr.start_t, tr.snapshot_at, tr.initial_changes = like.start_t, like.snapshot_at, like.initial_changes
+            tr.origin = like.origin
+        self.traces[key] = tr
+        self._by_uid[tr.job_uid] = key
         return tr
 
     def state(self) -> RecorderState:
         """What :meth:`resume` needs to go on from here (take it between heap events)."""
         if self._open is not None:
             raise RuntimeError("a reconcile cycle is being recorded: save the state between heap events")
-        tr = self.trace
-        return RecorderState(len(tr.cycles), len(self.changes), len(tr.events), len(tr.notes),
-                             dict(self._event_counts),
+        return RecorderState(len(self.changes), len(self.cluster.syncs),
                              tuple((k, len(t.cycles), len(t.events), len(t.notes)) for k, t in self.traces.items()),
-                             len(self.cluster.syncs))
+                             dict(self._event_counts), dict(self._owner))
 
     @classmethod
     def resume(cls, sim: Simulation, past: Trace, state: RecorderState) -> Recorder:
@@ -405,26 +398,17 @@ class Recorder:
         rec.changes = past.changes[:state.changes]
         rec.checkpoints = {end: objs for end, objs in past._checkpoints.items() if end <= state.changes}
         rec.traces = {}
-        old = past.cluster.traces if past.cluster is not None else {past.job_key: past}
-        rec.cluster = ClusterTrace(rec.traces, list(past.cluster.syncs[:state.syncs]) if past.cluster else [])
+        old = past.cluster.traces
+        rec.cluster = ClusterTrace(rec.traces, list(past.cluster.syncs[:state.syncs]))
         rec._open = None
         rec._event_counts = dict(state.event_counts)
-        rec._owner, rec._by_uid = {}, {}
-        per_job = state.per_job or ((past.job_key, state.cycles, state.events, state.notes),)
-        for key, cycles, events, notes in per_job:
+        rec._owner, rec._by_uid = dict(state.owners), {}
+        for key, cycles, events, notes in state.per_trace:
             was = old[key]
-            tr = Trace(job_name=was.job_name, job_key=was.job_key, job_uid=was.job_uid, seed=was.seed,
-                       config=was.config, manifest=was.manifest, kind=was.kind)
-            tr.start_t, tr.snapshot_at, tr.initial_changes = was.start_t, was.snapshot_at, was.initial_changes
-            tr.origin = was.origin
-            tr.changes, tr._checkpoints, tr.cluster = rec.changes, rec.checkpoints, rec.cluster
+            tr = rec._attach(key, Trace(job_name=was.job_name, job_key=was.job_key, job_uid=was.job_uid,
+                                        seed=was.seed, config=was.config, manifest=was.manifest, kind=was.kind), was)
             tr.cycles, tr.events, tr.notes = was.cycles[:cycles], was.events[:events], was.notes[:notes]
-            rec.traces[key] = tr
-            rec._by_uid[tr.job_uid] = key
         rec._cycle_count = len(rec.cluster.syncs)
-        for ch in rec.changes:
-            if ch.kind == "Pod":
-                rec._note_owner(ch.obj)
         sim.add_listener(rec._on_emit)
         sim.add_watcher(rec._change)
         return rec
