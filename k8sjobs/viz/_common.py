@@ -511,6 +511,15 @@ def now_line(t: float, label: str, *, right: float | None = None,
     return shape, note
 
 
+def cycle_marker(cycle: int, t: float, right: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(shapes, annotations)`` marking cycle ``cycle`` at ``t`` on a time axis ending at ``right``
+    (:func:`now_line` labelled "cycle N"); both empty before the first cycle."""
+    if not cycle:
+        return [], []
+    shape, note = now_line(t, _("cycle {cycle}").format(cycle=cycle), right=right)
+    return [shape], [note]
+
+
 def _tick_hovers(trace: Trace) -> list[str]:
     # TRANSLATORS: hover text of a cycle's tick mark; {reason} is the cycle's headline sentence.
     text = _("cycle {cycle} at t={t} s: {reason}")

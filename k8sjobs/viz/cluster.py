@@ -23,10 +23,10 @@ from ._common import (
     LEGEND_BOTTOM,
     MUTED,
     PLOT_DOMAIN,
+    cycle_marker,
     cycle_ticks,
     cycle_word,
     make_figure,
-    now_line,
     resolve,
     secs,
     table,
@@ -200,11 +200,7 @@ def figure(trace: Trace, cycle: int):
                          "cliponaxis": False})
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t, on_nodes, waiting)
-    shapes, notes = [], []
-    if k:
-        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=span)
-        shapes.append(s)
-        notes.append(n)
+    shapes, notes = cycle_marker(k, t, span)
     if not lanes:
         notes.append({"text": _("no pods yet"), "showarrow": False, "xref": "paper", "yref": "paper",
                       "x": 0.5, "y": 0.5, "font": {"color": MUTED, "size": 13}})
@@ -262,11 +258,7 @@ def _aggregated_figure(trace: Trace, k: int, t: float, on_nodes: list[Stay], wai
     main, sub = _titles(trace, k, t, on_nodes, waiting)
     # TRANSLATORS: appended to the cluster view's subtitle when there are too many pods to draw one by one.
     sub = join_clauses([sub, _("pods per Job over time: solid on a slot, dotted waiting")])
-    shapes, notes = [], []
-    if k:
-        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
-        shapes.append(s)
-        notes.append(n)
+    shapes, notes = cycle_marker(k, t, x_end(t))
     layout = {
         "title": title(main, sub), "height": 480, "margin": {"t": 105, "l": 60, "r": 20, "b": 95},
         "xaxis": {"title": {"text": _("time since the run started (s)")}, "range": [trace.start_t, x_end(t)]},

@@ -29,12 +29,12 @@ from ._common import (
     OUTCOMES,
     PLOT_DOMAIN,
     bar_marker,
+    cycle_marker,
     cycle_ticks,
     cycle_word,
     fit_x_title,
     job_ref,
     make_figure,
-    now_line,
     outcome_word,
     plural,
     resolve,
@@ -193,11 +193,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                      "hoverinfo": "text", "showlegend": True, "cliponaxis": False})
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t, len(pods), counts)
-    shapes, notes = [], []
-    if k:
-        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
-        shapes.append(s)
-        notes.append(n)
+    shapes, notes = cycle_marker(k, t, x_end(t))
     if not pods:
         notes.append({"text": _("no pods yet"), "showarrow": False, "xref": "paper", "yref": "paper",
                       "x": 0.5, "y": 0.5, "font": {"color": MUTED, "size": 13}})
@@ -335,11 +331,7 @@ def _aggregated_figure(trace: Trace, k: int, t: float, pods: list[PodHistory], w
                          outcome=outcome_word(o)) + "<extra></extra>"})
     data.append(cycle_ticks(trace, k))
     main, sub = _aggregated_titles(trace, k, t, pods, width)
-    shapes, notes = [], []
-    if k:
-        s, n = now_line(t, _("cycle {cycle}").format(cycle=k), right=x_end(t))
-        shapes.append(s)
-        notes.append(n)
+    shapes, notes = cycle_marker(k, t, x_end(t))
     layout = {
         "title": title(main, sub, width_px=width_px), "barmode": "relative", "bargap": 0, "height": 520,
         "margin": {"t": 105, "l": 60, "r": 20, "b": 95},
