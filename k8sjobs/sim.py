@@ -312,9 +312,7 @@ def load_objects(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[
     if isinstance(manifest, dict):
         if not (manifest.get("kind") == "List" and manifest.get("apiVersion") == "v1"):
             return (("", yamlio.object_from_document(manifest, source)),)
-        import json
-
-        return tuple(yamlio.load_objects(json.dumps(manifest), source))
+        return tuple(yamlio.decode_objects(yamlio.objects_in([manifest], source), source))
     return tuple(yamlio.load_objects(manifest, source))
 
 

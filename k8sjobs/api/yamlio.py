@@ -611,6 +611,11 @@ def split_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str,
         raise DecodeError(f"{source}: {exc}") from None
     if not documents:
         raise DecodeError(f"{source}: empty: the file has no document (expected a Job manifest)")
+    return objects_in(documents, source)
+
+
+def objects_in(documents: list[Any], source: str = "<input>") -> list[tuple[str, dict[str, Any]]]:
+    """:func:`split_objects` of documents already read (a ``v1`` ``List``'s items are its objects)."""
     out: list[tuple[str, dict[str, Any]]] = []
     for i, doc in enumerate(documents, 1):
         where = f"document {i}"
@@ -658,8 +663,13 @@ def load_objects(data: bytes | str, source: str = "<input>") -> list[tuple[str, 
     exactly those of :func:`load_job_manifest`). The first object that cannot be decoded raises
     DecodeError naming the source and the object, and nothing is returned.
     """
+    return decode_objects(split_objects(data, source), source)
+
+
+def decode_objects(objects: list[tuple[str, dict[str, Any]]], source: str = "<input>") -> list[tuple[str, Job | CronJob]]:
+    """:func:`load_objects` of (where, document) pairs already split (:func:`split_objects`, :func:`objects_in`)."""
     out = []
-    for where, doc in split_objects(data, source):
+    for where, doc in objects:
         label = object_label(where, doc)
         out.append((label, _decoded(object_from_document, doc, f"{source}: {label}" if label else source)))
     return out
