@@ -10,6 +10,7 @@ import sys
 
 from ..api.errors import DecodeError, InvalidError
 from ..api.yamlio import MAX_BYTES
+from ..cluster.workload import parse_go_duration
 from ..i18n import _, ngettext
 from ..sim import (
     DEFAULT_MAX_EVENTS,
@@ -27,27 +28,26 @@ from ._input import Unreadable, read_input
 
 FOREVER = 365 * 24 * 3600.0
 
-_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|d|h|m|s)")
+_DAYS = re.compile(r"(\d+(?:\.\d+)?)d(.*)\Z")
 
 
 def duration(text: str) -> float:
-    """Simulated seconds from ``90``, ``90s``, ``15m``, ``3h``, ``7d`` or ``1h30m`` (argparse type)."""
+    """Simulated seconds from ``90``, ``90s``, ``15m``, ``3h``, ``7d`` or ``1d12h`` (argparse type): seconds, or
+    whole days followed by a Go duration (:func:`~k8sjobs.cluster.workload.parse_go_duration`)."""
     value = text.strip()
     try:
         return float(value)
     except ValueError:
         pass
-    pos, total = 0, 0.0
-    for m in _DURATION.finditer(value):
-        if m.start() != pos:
-            break
-        total += float(m.group(1)) * _UNITS[m.group(2)]
-        pos = m.end()
-    if not value or pos != len(value):
+    m = _DAYS.match(value)
+    days, rest = (float(m.group(1)) * 86400, m.group(2)) if m else (0.0, value)
+    try:
+        if not value:
+            raise ValueError(value)
+        return days + (parse_go_duration(rest) if rest else 0.0)
+    except ValueError:
         raise argparse.ArgumentTypeError(_("{value!r} is not a duration: give seconds (90) or a number with a "
-                                           "unit: 90s, 15m, 3h, 7d, 1h30m").format(value=text))
-    return total
+                                           "unit: 90s, 15m, 3h, 7d, 1h30m").format(value=text)) from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
