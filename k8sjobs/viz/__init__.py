@@ -67,10 +67,12 @@ class View:
     title: str
     module: ModuleType
     fits_width: bool
+    kinds: tuple[str, ...] = ("Job",)
+    """The kinds of object whose trace the view shows (``Trace.kind``): a Job's views, a CronJob's, or both."""
 
 
 def _view(module: ModuleType, title: str) -> View:
-    return View(module.VIEW, title, module, module.FITS_WIDTH)
+    return View(module.VIEW, title, module, module.FITS_WIDTH, getattr(module, "KINDS", ("Job",)))
 
 
 REGISTRY: dict[str, View] = {v.name: v for v in (
@@ -87,6 +89,11 @@ VIEWS: tuple[str, ...] = tuple(REGISTRY)
 
 MANY_JOBS_VIEWS = frozenset({"cluster"})
 """Views about every Job of a run: a dashboard shows them by default only when the run has several Jobs."""
+
+
+def views_for(kind: str) -> tuple[str, ...]:
+    """The names of the views that show a trace of ``kind`` (``"Job"`` or ``"CronJob"``), in lesson order."""
+    return tuple(v.name for v in REGISTRY.values() if kind in v.kinds)
 
 
 def _module(view: str) -> ModuleType:
@@ -125,4 +132,4 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
 
 
 __all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "View", "apply", "builders", "figure",
-           "text", "title"]
+           "text", "title", "views_for"]

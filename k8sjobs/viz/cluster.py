@@ -36,6 +36,8 @@ from ._common import (
 
 VIEW = "cluster"
 FITS_WIDTH = False
+KINDS = ("Job", "CronJob")
+"""The cluster view shows every Job's pods whichever trace it is given: a CronJob's too."""
 AGGREGATE_ABOVE = 300
 """More pods than this (as of the cycle) are drawn as counts per Job over time."""
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",

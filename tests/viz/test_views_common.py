@@ -236,3 +236,12 @@ def test_the_counts_title_of_a_busy_cycle_needs_the_narrow_wrap():
     narrow = viz.figure("counts", trace, len(trace.cycles) // 2, narrow=True)
     assert len(wide.layout.title.text) > 50 and "<br>" in narrow.layout.title.text
     assert narrow.layout.margin.t > wide.layout.margin.t
+
+
+def test_each_view_says_which_kinds_of_trace_it_shows():
+    from k8sjobs import viz
+
+    assert viz.views_for("Job")[0] == "timeline"
+    assert "cluster" in viz.views_for("CronJob") and "cluster" in viz.views_for("Job")
+    assert "timeline" not in viz.views_for("CronJob")
+    assert viz.views_for("Pod") == ()
