@@ -331,7 +331,12 @@ REASONS: dict[str, Template | dict[str, Template]] = {
                           "last failure at t={last_failure:g} s)",
                           "waiting {delay:g} s: backoff after {failures} failures (delay {backoff:g} s since the "
                           "last failure at t={last_failure:g} s)"), "failures"),
-    "backoff.wait_index": T(N_("waiting {delay:g} s: every pending index is in its per-index backoff")),
+    # TRANSLATORS: {count} is how many of the lowest pending indexes the controller took (as many as pods may
+    # start now, parallelism minus active pods); {indexes} lists them as intervals, e.g. "0,2,4" or "5-9".
+    "backoff.wait_index": T(Nn_("waiting {delay:g} s: the lowest pending index ({indexes}) is in its per-index "
+                                "backoff",
+                                "waiting {delay:g} s: the {count} lowest pending indexes ({indexes}) are all in "
+                                "their per-index backoff"), "count"),
     # TRANSLATORS: an Indexed Job wants more pods, but no index is left to start. {failed_indexes} lists
     # failed indexes as intervals, e.g. "2" or "1,3-5".
     "create.no_pending_index": {

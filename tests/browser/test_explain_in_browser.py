@@ -32,7 +32,7 @@ SNAPSHOT_WHEN = wrapped("up to the snapshot of 2026-03-10T11:01:02Z (t=62 s)")
 AT_SNAPSHOT = ("cycle 0 of 4 · t=62 s · the snapshot of 2026-03-10T11:01:02Z: the controller's next sync comes "
                "next")
 CYCLE_1 = "cycle 1 of 4 · t=62 s · counted 0 succeeded and 1 failed pod: its finalizer is gone, so the counters grow"
-FORKED_2 = "cycle 2 of 10 · t=63 s · waiting 9 s: every pending index is in its per-index backoff"
+FORKED_2 = "cycle 2 of 10 · t=63 s · waiting 9 s: the lowest pending index (3) is in its per-index backoff"
 
 
 def expect_status(probe, text: str, timeout: float = 30) -> None:

@@ -601,6 +601,25 @@ def test_fail_indexes_fail_exactly_those_indexes():
     assert exit_codes_by_index(tr) == {0: [0], 1: [7], 2: [0], 3: [7], 4: [7]}
 
 
+def test_an_index_in_per_index_backoff_keeps_its_creation_slot():
+    """manageJob takes the lowest `diff` pending indexes, then drops those still in backoff without
+    taking higher ones instead (firstPendingIndexes, getPodCreationInfoForIndependentIndexes):
+    with parallelism 3 and indexes 0 and 2 failing at 2 s, only index 3 starts; when 0, 2 and 4
+    all wait, nothing runs although 5-9 are pending and never started."""
+    spec = job(completions=10, parallelism=3, duration="1s", completionMode="Indexed", backoffLimitPerIndex=1,
+               ann={"sim.k8sjobs.io/fail-indexes": "0,2,4,6,8"})
+    run = Run(spec, seed=0)
+    by_t = {c.t: c for c in run.cycles}
+    assert by_t[2.0].created_indexes == (3,)
+    waits = [(c.t, c.after.active, d.fields["count"], d.fields["indexes"])
+             for c in run.cycles if c.t <= 12 for d in c.find("backoff.wait_index")]
+    assert waits == [(3.0, 1, 2, "0,2"), (5.0, 1, 2, "0,2"), (6.0, 0, 3, "0,2,4"), (7.0, 0, 3, "0,2,4")]
+    first_start = {h.index: h.created for h in reversed(run.trace.pod_histories())}
+    assert first_start[5] == 14.0 and min(first_start[i] for i in (5, 6, 7, 8, 9)) == 14.0
+    assert run.cycles[6].find("backoff.wait_index")[0].reason == (
+        "waiting 6 s: the 3 lowest pending indexes (0,2,4) are all in their per-index backoff")
+
+
 def test_exit_codes_set_a_code_per_index_and_zero_means_success():
     tr = Run(indexed(4, ann={"sim.k8sjobs.io/exit-codes": "0=3;1=42;*=0"}, backoffLimitPerIndex=0)).trace
     assert exit_codes_by_index(tr) == {0: [3], 1: [42], 2: [0], 3: [0]}

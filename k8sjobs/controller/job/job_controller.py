@@ -1225,12 +1225,16 @@ class JobController:
                 terminating_pods=[p for p in ctx.pods if is_pod_terminating(p)] if only_replace_failed_pods(job)
                 else None, count=diff, completions=job.spec.completions or 0)
             if iju.has_backoff_limit_per_index(job):
+                lowest = indexes_to_add
                 indexes_to_add, remaining_time = self.get_pod_creation_info_for_independent_indexes(
                     indexes_to_add, ctx.pods_with_delayed_deletion_per_index)
                 if remaining_time > 0:
                     self.enqueue_sync_job_with_delay(job, remaining_time)
                     self._result.requeue_after = max(remaining_time, SYNC_JOB_BATCH_PERIOD)
-                    self._say("backoff.wait_index", job=key, delay=remaining_time)
+                    # Only the lowest `diff` pending indexes were considered: higher pending
+                    # indexes, in backoff or not, do not take the place of those waiting.
+                    self._say("backoff.wait_index", job=key, delay=remaining_time, count=len(lowest),
+                              indexes=str(iju.OrderedIntervals.from_indexes(lowest)))
                     return active, None
             diff = len(indexes_to_add)
             if diff == 0:
