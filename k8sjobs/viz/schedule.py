@@ -44,6 +44,9 @@ FITS_WIDTH = True
 KINDS = ("CronJob",)
 MAX_MARKS = 120
 """More schedule times than this (up to the cycle) are drawn as binned counts."""
+MARK_PX = 5
+"""The least room a mark needs on the axis: fewer pixels per schedule time and the view bins them (a
+380 px pane holds about 48 marks)."""
 MAX_LANES = 8
 """More Jobs running at once than this are drawn as binned counts."""
 MAX_ROWS = 120
@@ -190,9 +193,9 @@ def _titles(trace: Trace, st: dict[str, Any], aggregated: bool = False, bin_s: f
     if nxt is not None:
         clauses.append(_("next schedule time {time}").format(time=clock(nxt, zone)))
     if aggregated:
-        # TRANSLATORS: {n} schedule times are too many to draw one by one; {width} is a duration such as "15 min".
-        clauses.append(_("more than {limit} marks: schedule times counted per {width} bin").format(
-            limit=MAX_MARKS, width=_span_word(bin_s)))
+        # TRANSLATORS: the schedule times are too many to mark one by one; {width} is a duration such as "15 minutes".
+        clauses.append(_("too many to mark one by one: schedule times counted per {width} bin").format(
+            width=_span_word(bin_s)))
     return main, join_clauses(clauses)
 
 
@@ -274,11 +277,15 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     sl = st["slots"]
     lanes = _lanes(sl)
     nlanes = max(lanes, default=-1) + 1
-    if len(sl) > MAX_MARKS or nlanes > MAX_LANES:
-        return _aggregated_figure(trace, st, width_px)
     t, zone = st["t"], st["zone"]
     start = trace.start_t
     right = max(t, start + 60) + 0.04 * max(t - start, 60)
+    plot_px = width_px - 150
+    if len(sl) > min(MAX_MARKS, plot_px / MARK_PX) or nlanes > MAX_LANES:
+        return _aggregated_figure(trace, st, width_px)
+    gaps = [b.scheduled - a.scheduled for a, b in zip(sl, sl[1:])]
+    gap_px = min(gaps) / (right - start) * plot_px if gaps else 99
+    mark = max(5, min(11, int(gap_px) - 1))
     sched_lane = _("schedule times")
     job_lanes = [_("Jobs") if nlanes == 1 else _("Jobs · {row}").format(row=i + 1) for i in range(nlanes)]
     cats = [sched_lane, *job_lanes]
@@ -316,9 +323,20 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
         open_mark = marks[0].job is None
         data.append({"type": "scatter", "mode": "markers", "name": _(word), "legendgroup": what,
                      "x": [s.scheduled for s in marks], "y": [sched_lane] * len(marks),
-                     "marker": {"symbol": symbol, "size": 11, "color": color if not open_mark else INK,
+                     "marker": {"symbol": symbol, "size": mark, "color": color if not open_mark else INK,
                                 "line": {"width": 1.5, "color": INK if not open_mark else color}},
                      "hovertext": [_mark_hover(s, zone) for s in marks], "hoverinfo": "text", "showlegend": True})
+    late = [(s, lane) for s, lane in zip(sl, lanes) if s.job is not None and s.start - s.scheduled > 1.5]
+    if late:
+        xs: list[Any] = []
+        ys: list[Any] = []
+        for s, lane in late:
+            xs += [s.scheduled, s.start, None]
+            ys += [sched_lane, job_lanes[lane], None]
+        # TRANSLATORS: the Schedule view's legend: a dotted line from a schedule time to its Job, started later.
+        data.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "name": _("started late"),
+                     "line": {"color": INK, "width": 1, "dash": "dot"}, "hoverinfo": "skip", "showlegend": True,
+                     "legendrank": 850})
     shapes, notes = _span_shapes(st, right)
     if st["k"]:
         line, note = now_line(t, _("cycle {cycle}").format(cycle=st["k"]), right=right)
@@ -381,7 +399,7 @@ def _aggregated_figure(trace: Trace, st: dict[str, Any], width_px: float):
                                                                                    "missed", "too_late") else "#ffffff",
                                  "size": 6, "solidity": 0.3}
         data.append({"type": "bar", "x": xs, "y": ys, "width": width * 0.92, "name": _(word), "legendgroup": what,
-                     "marker": marker, "customdata": labels,
+                     "marker": marker, "customdata": labels, "showlegend": True,
                      # TRANSLATORS: plotly hover template: keep %{{y}} and %{{customdata}} as they are.
                      "hovertemplate": _("%{{y}} schedule times in %{{customdata}}: {what}").format(what=_(word))
                      + "<extra></extra>"})
