@@ -1,16 +1,17 @@
 """What the CronJob views read from a CronJob's trace: its Jobs' lives, its schedule times and why
 each one ran or did not, the controller's downtime and the CronJob's suspensions.
 
-Built once per trace (:func:`k8sjobs.viz._common.cached`) from the run's shared API changes in
-one pass (a day of an every-minute schedule leaves some 1,440 Jobs and 30,000 changes: reading
-them once per Job would cost seconds), then cut at a cycle by change number and time, as the
-Job views cut pod histories. Language-neutral: the views say it in words.
+Built once per trace from the run's shared API changes in one pass (a day of an every-minute
+schedule leaves some 1,440 Jobs and 20,000 changes: reading them once per Job would cost
+seconds), read on from where it stopped when the trace grows, then cut at a cycle by change
+number and time, as the Job views cut pod histories. Language-neutral: the views say it in words.
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +19,6 @@ from k8sjobs.api.serialize import EPOCH
 from k8sjobs.api.store import DELETED
 from k8sjobs.cron import ConstantDelaySchedule, CronParseError, is_zero, load_location, parse_standard
 from k8sjobs.trace.recorder import Trace
-
-from ._common import cached
 
 MAX_TIMES = 200_000
 """The most schedule times listed (a run of a year of an every-minute schedule stops there)."""
@@ -173,102 +172,152 @@ def _end_of(trace: Trace) -> float:
     return max(ends)
 
 
-def _build(trace: Trace) -> CronModel:
-    uid = trace.job_uid
-    jobs: dict[str, JobLife] = {}
-    segments: list[Segment] = []
-    for ch in trace.changes:
-        kind = ch.kind
-        if kind == "CronJob":
-            obj = ch.obj
-            if ch.type == DELETED or obj.metadata.uid != uid:
+class _Builder:
+    """Reads a CronJob's trace into a :class:`CronModel`, and reads on from where it stopped when the trace
+    grows (a dashboard extends a run slice by slice: reading a week of an every-minute schedule again
+    at every step would cost most of a second)."""
+
+    def __init__(self, trace: Trace) -> None:
+        self.uid = trace.job_uid
+        self.zone = trace.config.controller_zone
+        self.jobs: dict[str, JobLife] = {}
+        self.by_name: dict[str, JobLife] = {}
+        self.changes = 0
+        self.cycles = 0
+        self.times_for = 0
+        """How many spec segments the schedule times were listed for (a new one lists them again)."""
+        self.times_end = float("-inf")
+        self.model = CronModel([], {}, [], [], [], [], [], self.zone, [])
+
+    def stale(self, trace: Trace) -> bool:
+        """The trace is not this one grown (it shrank: rebuild)."""
+        return len(trace.changes) < self.changes or len(trace.cycles) < self.cycles
+
+    def update(self, trace: Trace) -> CronModel:
+        m = self.model
+        if len(trace.changes) == self.changes and len(trace.cycles) == self.cycles and \
+                self.times_end >= _end_of(trace):
+            return m
+        self._read_changes(trace.changes, m)
+        self._read_cycles(trace.cycles, m)
+        self._read_notes(trace, m)
+        self._list_times(m, _end_of(trace))
+        m.jobs = sorted(self.jobs.values(), key=lambda j: j.created_seq)
+        m.by_scheduled = {j.scheduled: j for j in m.jobs if j.scheduled is not None}
+        return m
+
+    def _read_changes(self, changes: list[Any], m: CronModel) -> None:
+        uid, jobs = self.uid, self.jobs
+        for i in range(self.changes, len(changes)):
+            ch = changes[i]
+            kind = ch.kind
+            if kind == "CronJob":
+                obj = ch.obj
+                if ch.type == DELETED or obj.metadata.uid != uid:
+                    continue
+                if not m.segments or m.segments[-1].spec != obj.spec:
+                    m.segments.append(Segment(ch.t, ch.seq, obj.spec))
                 continue
-            if not segments or segments[-1].spec != obj.spec:
-                segments.append(Segment(ch.t, ch.seq, obj.spec))
-            continue
-        if kind != "Job":
-            continue
-        job = ch.obj
-        meta = job.metadata
-        life = jobs.get(meta.uid)
-        if life is None:
-            if not any(r.uid == uid for r in meta.owner_references) or ch.type == DELETED:
+            if kind != "Job":
                 continue
-            life = jobs[meta.uid] = JobLife(meta.name, meta.uid, ch.t, ch.seq,
-                                            ttl=job.spec.ttl_seconds_after_finished)
-        if ch.type == DELETED:
-            if life.removed is None:
-                life.removed, life.removed_seq = ch.t, ch.seq
-            continue
-        st = job.status
-        if life.start_time is None and st.start_time is not None:
-            life.start_time = st.start_time
-        if life.finished is None:
-            for c in st.conditions:
-                if c.status == "True" and c.type in ("Complete", "Failed"):
-                    life.finished, life.finished_seq = ch.t, ch.seq
-                    life.outcome = "succeeded" if c.type == "Complete" else "failed"
-                    break
-        if life.deleting is None and meta.deletion_timestamp is not None:
-            life.deleting, life.deleting_seq = ch.t, ch.seq
-    by_name = {j.name: j for j in jobs.values()}
-    decisions: list[tuple[int, str, float]] = []
-    history: list[tuple[int, str, str, int, int]] = []
-    for c in trace.cycles:
-        for d in c.decisions:
-            rule = d.rule
-            if rule == "cronjob.create":
-                life = by_name.get(d.fields.get("job", ""))
-                if life is not None and life.scheduled is None:
-                    life.scheduled = d.fields.get("scheduled")
-            elif rule in ("cronjob.skip.forbid", "cronjob.skip.too_late"):
-                decisions.append((c.index, rule, d.fields.get("scheduled")))
-            elif rule == "cronjob.delete":
-                life = by_name.get(d.fields.get("job", ""))
-                if life is not None and not life.deleted_by:
-                    life.deleted_by = d.fields.get("case") or "other"
-                    life.deleted_in_cycle = c.index
-            elif rule == "cronjob.history.limit":
-                history.append((c.index, d.fields.get("case", ""), "", int(d.fields.get("count", 0)),
-                                int(d.fields.get("limit", 0))))
-    # The ttl-after-finished controller's deletions are notes on the Jobs' own traces.
-    if trace.cluster is not None:
-        for tr in trace.cluster.jobs():
-            life = jobs.get(tr.job_uid)
-            if life is None or life.deleted_by:
+            job = ch.obj
+            meta = job.metadata
+            life = jobs.get(meta.uid)
+            if life is None:
+                if ch.type == DELETED or not any(r.uid == uid for r in meta.owner_references):
+                    continue
+                life = jobs[meta.uid] = JobLife(meta.name, meta.uid, ch.t, ch.seq,
+                                                ttl=job.spec.ttl_seconds_after_finished)
+                self.by_name[meta.name] = life
+            if ch.type == DELETED:
+                if life.removed is None:
+                    life.removed, life.removed_seq = ch.t, ch.seq
                 continue
-            if any(n.rule == "ttl.deleted" for n in tr.notes):
-                life.deleted_by = "ttl"
-    for life in jobs.values():
-        if life.deleting is not None and not life.deleted_by:
-            life.deleted_by = "other"
-        elif life.removed is not None and not life.deleted_by:
-            life.deleted_by = "other"
-    zone = trace.config.controller_zone
-    end = _end_of(trace)
-    times: list[float] = []
-    time_segment: list[int] = []
-    for i, seg in enumerate(segments):
-        stop = segments[i + 1].t if i + 1 < len(segments) else end
-        # The first segment counts from the CronJob's creation; a later one from the change.
-        found = _times_between(seg.spec, seg.t, stop if i + 1 < len(segments) else end, zone,
-                               MAX_TIMES - len(times))
-        if i + 1 < len(segments):
-            found = [x for x in found if x <= stop]
-        times.extend(found)
-        time_segment.extend([i] * len(found))
-    downtime = []
-    for n in trace.notes:
-        if n.rule == "action.stop_controllers":
-            downtime.append((n.t, n.t + float(n.fields.get("seconds", 0)), n.after_cycle))
-    job_list = sorted(jobs.values(), key=lambda j: (j.created_seq,))
-    by_sched = {j.scheduled: j for j in job_list if j.scheduled is not None}
-    return CronModel(job_list, by_sched, segments, times, time_segment, decisions, downtime, zone, history)
+            st = job.status
+            if life.start_time is None and st.start_time is not None:
+                life.start_time = st.start_time
+            if life.finished is None:
+                for c in st.conditions:
+                    if c.status == "True" and c.type in ("Complete", "Failed"):
+                        life.finished, life.finished_seq = ch.t, ch.seq
+                        life.outcome = "succeeded" if c.type == "Complete" else "failed"
+                        break
+            if life.deleting is None and meta.deletion_timestamp is not None:
+                life.deleting, life.deleting_seq = ch.t, ch.seq
+        self.changes = len(changes)
+
+    def _read_cycles(self, cycles: list[Any], m: CronModel) -> None:
+        by_name = self.by_name
+        for i in range(self.cycles, len(cycles)):
+            c = cycles[i]
+            for d in c.decisions:
+                rule = d.rule
+                if rule == "cronjob.create":
+                    life = by_name.get(d.fields.get("job", ""))
+                    if life is not None and life.scheduled is None:
+                        life.scheduled = d.fields.get("scheduled")
+                elif rule in ("cronjob.skip.forbid", "cronjob.skip.too_late"):
+                    m.decisions.append((c.index, rule, d.fields.get("scheduled")))
+                elif rule == "cronjob.delete":
+                    life = by_name.get(d.fields.get("job", ""))
+                    if life is not None and not life.deleted_by:
+                        life.deleted_by = d.fields.get("case") or "other"
+                        life.deleted_in_cycle = c.index
+                elif rule == "cronjob.history.limit":
+                    m.history.append((c.index, d.fields.get("case", ""), "", int(d.fields.get("count", 0)),
+                                      int(d.fields.get("limit", 0))))
+        self.cycles = len(cycles)
+
+    def _read_notes(self, trace: Trace, m: CronModel) -> None:
+        # The ttl-after-finished controller's deletions are notes on the Jobs' own traces: look at the Jobs
+        # being deleted whose deleter is not known yet (few).
+        unknown = {j.uid: j for j in self.jobs.values()
+                   if not j.deleted_by and (j.deleting is not None or j.removed is not None)}
+        if unknown and trace.cluster is not None:
+            for tr in trace.cluster.jobs():
+                life = unknown.get(tr.job_uid)
+                if life is not None and any(n.rule == "ttl.deleted" for n in tr.notes):
+                    life.deleted_by = "ttl"
+        m.downtime = [(n.t, n.t + float(n.fields.get("seconds", 0)), n.after_cycle) for n in trace.notes
+                      if n.rule == "action.stop_controllers"]
+
+    def _list_times(self, m: CronModel, end: float) -> None:
+        segs = m.segments
+        if not segs:
+            return
+        if self.times_for != len(segs):
+            m.times.clear()
+            m.time_segment.clear()
+            for i, seg in enumerate(segs[:-1]):
+                found = [x for x in _times_between(seg.spec, seg.t, segs[i + 1].t, self.zone, MAX_TIMES - len(m.times))
+                         if x <= segs[i + 1].t]
+                m.times.extend(found)
+                m.time_segment.extend([i] * len(found))
+            self.times_for = len(segs)
+            self.times_end = segs[-1].t
+        last = len(segs) - 1
+        if end > self.times_end:
+            # From the last time listed in this segment (an @every schedule counts from it), else its start.
+            since = m.times[-1] if m.times and m.time_segment[-1] == last else segs[last].t
+            found = _times_between(segs[last].spec, since, end, self.zone, MAX_TIMES - len(m.times))
+            m.times.extend(found)
+            m.time_segment.extend([last] * len(found))
+            self.times_end = end
+
+
+_MODELS: dict[int, tuple[weakref.ref, _Builder]] = {}
 
 
 def model(trace: Trace) -> CronModel:
-    """The CronJob's :class:`CronModel`, built once per trace (and again when it grew)."""
-    return cached(trace, "cron-model", _build)
+    """The CronJob's :class:`CronModel`, built once per trace and read on as the trace grows."""
+    key = id(trace)
+    hit = _MODELS.get(key)
+    if hit is None or hit[0]() is not trace or hit[1].stale(trace):
+        def _drop(_ref: weakref.ref, key: int = key) -> None:
+            _MODELS.pop(key, None)
+
+        hit = _MODELS[key] = (weakref.ref(trace, _drop), _Builder(trace))
+    return hit[1].update(trace)
 
 
 # ------------------------------------------------------------------ as of a cycle

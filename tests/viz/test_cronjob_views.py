@@ -196,3 +196,21 @@ GOLDEN = [
 def test_the_cronjob_text_twins_match_their_golden_files(view, scenario):
     tr = C.trace(scenario)
     check_golden(f"{view}--{scenario}--end", viz.text(view, tr, len(tr.cycles)))
+
+
+def test_a_run_extended_step_by_step_is_read_on_and_shows_what_a_whole_run_shows():
+    from k8sjobs.trace import Run
+
+    text = C.cronjob(duration="7m", spec="  concurrencyPolicy: Forbid\n  successfulJobsHistoryLimit: 1\n")
+    whole = Run(text, nodes=2, max_time=3600).cluster.cronjobs()[0]
+    lazy = Run(text, nodes=2, max_time=3600, lazy=True)
+    seen = []
+    while not lazy.extend(len(lazy.cycles) + 3):
+        tr = lazy.cluster.cronjobs()[0]
+        seen.append(viz.text("schedule", tr, len(tr.cycles)))
+        viz.text("history", tr, len(tr.cycles))
+    tr = lazy.cluster.cronjobs()[0]
+    assert len(seen) > 3
+    for view in ("schedule", "history"):
+        for k in (1, len(whole.cycles) // 2, len(whole.cycles)):
+            assert viz.text(view, tr, k) == viz.text(view, whole, k), (view, k)
