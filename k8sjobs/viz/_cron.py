@@ -434,12 +434,30 @@ def slots(trace: Trace, cycle: int, t: float, end_seq: int) -> list[Slot]:
     return out
 
 
-def next_time(trace: Trace, t: float) -> float | None:
-    """The first schedule time after ``t`` the trace knows of (None: none)."""
+def next_time(trace: Trace, t: float, spec: Any = None) -> float | None:
+    """The first schedule time after ``t``: one the trace knows of, else the next of ``spec`` (None: none
+    within robfig's five years, or no spec)."""
     m = model(trace)
     i = bisect.bisect_right(m.times, t)
-    return m.times[i] if i < len(m.times) else None
+    if i < len(m.times):
+        return m.times[i]
+    found = _times_between(spec, t, float("inf"), m.controller_zone, 1) if spec is not None else []
+    return found[0] if found else None
+
+
+SCHEDULE_PROBLEMS = ("cronjob.skip.invalid_schedule", "cronjob.skip.unparseable", "cronjob.skip.unknown_time_zone",
+                     "cronjob.schedule.too_many_missed", "cronjob.schedule.tz_in_schedule")
+"""Decisions about the schedule itself that the Schedule view repeats (the last one up to the cycle)."""
+
+
+def schedule_problem(trace: Trace, cycle: int) -> Any:
+    """The last decision of :data:`SCHEDULE_PROBLEMS` up to ``cycle`` (None: none)."""
+    for c in reversed(trace.cycles[:cycle]):
+        for d in c.decisions:
+            if d.rule in SCHEDULE_PROBLEMS:
+                return d
+    return None
 
 
 __all__ = ["DELETIONS", "JOB_OUTCOMES", "MISSES", "CronModel", "JobLife", "Segment", "Slot", "downtime_until",
-           "job_outcome", "model", "next_time", "slots", "spec_at", "suspended_until", "to_local", "tz", "zone_of"]
+           "job_outcome", "model", "next_time", "schedule_problem", "slots", "spec_at", "suspended_until", "to_local", "tz", "zone_of"]

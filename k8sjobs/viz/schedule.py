@@ -189,9 +189,13 @@ def _titles(trace: Trace, st: dict[str, Any], aggregated: bool = False, bin_s: f
             # TRANSLATORS: {deadline} is a number of seconds; the bands after each mark show the window.
             clauses.append(_("startingDeadlineSeconds {deadline}: a missed time may still start within {deadline} s "
                              "(the band after each mark)").format(deadline=spec.starting_deadline_seconds))
-    nxt = _cron.next_time(trace, st["t"])
-    if nxt is not None:
-        clauses.append(_("next schedule time {time}").format(time=clock(nxt, zone)))
+    problem = _cron.schedule_problem(trace, st["k"])
+    if problem is not None:
+        clauses.append(problem.reason)
+    nxt = _cron.next_time(trace, st["t"], spec)
+    if nxt is not None and not (spec is not None and spec.suspend):
+        clauses.append(_("next schedule time {time}").format(time=date_time(nxt, zone) if nxt - st["t"] >= 86400
+                                                             else clock(nxt, zone)))
     if aggregated:
         # TRANSLATORS: the schedule times are too many to mark one by one; {width} is a duration such as "15 minutes".
         clauses.append(_("too many to mark one by one: schedule times counted per {width} bin").format(
