@@ -185,7 +185,11 @@ def _titles(trace: Trace, st: dict[str, Any], aggregated: bool = False, bin_s: f
         policy = spec.concurrency_policy or "Allow"
         # TRANSLATORS: {policy} is Allow, Forbid or Replace (stays English).
         clauses.append(_("concurrencyPolicy {policy}").format(policy=policy))
-        if spec.starting_deadline_seconds is not None:
+        if spec.starting_deadline_seconds is not None and aggregated:
+            # TRANSLATORS: {deadline} is a number of seconds.
+            clauses.append(_("startingDeadlineSeconds {deadline}: a missed time may still start within {deadline} s")
+                           .format(deadline=spec.starting_deadline_seconds))
+        elif spec.starting_deadline_seconds is not None:
             # TRANSLATORS: {deadline} is a number of seconds; the bands after each mark show the window.
             clauses.append(_("startingDeadlineSeconds {deadline}: a missed time may still start within {deadline} s "
                              "(the band after each mark)").format(deadline=spec.starting_deadline_seconds))
