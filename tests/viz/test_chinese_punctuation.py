@@ -45,6 +45,21 @@ def test_no_view_glues_chinese_with_ascii_punctuation_or_a_space_after_a_full_wi
     assert not found, found
 
 
+def test_no_cronjob_view_glues_chinese_with_ascii_punctuation(zh):
+    import cron_scenarios as C
+
+    found = {}
+    for name in C.ALL:
+        trace = C.trace(name)
+        for view in viz.views_for("CronJob"):
+            for k in sorted({1, len(trace.cycles) // 2, len(trace.cycles)}):
+                for text in (figure_title(viz.figure(view, trace, k)), viz.text(view, trace, k)):
+                    for line in text.splitlines():
+                        for m in GLUED.finditer(line):
+                            found.setdefault((view, m.group(0)), line)
+    assert not found, found
+
+
 def test_the_backoff_subtitle_joins_its_sentences_with_the_chinese_full_stop(zh):
     sub = figure_title(viz.figure("backoff", S.backoff_cap().trace, 12)).split("\n")[1]
     assert "上限为 600 s。最近" in sub, sub
