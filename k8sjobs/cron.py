@@ -291,9 +291,21 @@ def parse_go_duration(text: str) -> int:
 # ----------------------------------------------------------------------------- Go time arithmetic
 
 
+_FIRST_SAFE_UNIX = -62135510400
+"""0001-01-02T00:00:00Z: from here on every zone's local date is one Python's datetime can hold."""
+
+
+_SEARCH_FLOOR_UNIX = -62104060800
+"""0002-01-01T00:00:00Z: where :meth:`SpecSchedule.next` starts when asked about an earlier time."""
+
+
 def _offset(unix: int, zone: _dt.tzinfo) -> int:
-    """The zone's UTC offset in seconds at an instant."""
-    off = _dt.datetime.fromtimestamp(unix, zone).utcoffset()
+    """The zone's UTC offset in seconds at an instant.
+
+    Near Go's zero time (year 1) the local date of a zone east of UTC may fall in year 0, which
+    Python's datetime lacks; every zone keeps its local mean time until its first transition
+    (the 1800s at the earliest), so the offset a day into year 1 is the same one."""
+    off = _dt.datetime.fromtimestamp(max(unix, _FIRST_SAFE_UNIX), zone).utcoffset()
     return int(off.total_seconds()) if off is not None else 0
 
 
@@ -413,7 +425,11 @@ class SpecSchedule(Schedule):
         unix = _unix_seconds(t)
         orig_zone = t.tzinfo
         zone = self.zone or orig_zone
-        found = self._search(unix + 1, zone)
+        # The controller asks for the time after Go's zero time (year 1) only when a search found
+        # nothing: a schedule that never fires. The search steps back to the start of a month in
+        # the schedule's zone, which near year 1 may be year 0 in UTC or locally, and Python's
+        # datetime has no year 0; starting in year 2 finds the same nothing.
+        found = self._search(max(unix + 1, _SEARCH_FLOOR_UNIX), zone)
         if found is None:
             return ZERO_TIME
         return _dt.datetime.fromtimestamp(found, orig_zone)

@@ -8,7 +8,7 @@ the world at any cycle (from checkpoints plus changes), each pod's life, the eve
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..api.store import DELETED, WatchEvent
@@ -512,6 +512,12 @@ class Recorder:
         data = {k: v for k, v in fields.items() if k != "cronjob"}
         if o is not None and o["key"] == key:
             o["decisions"].append(Decision(rule, data))
+            return
+        if rule == "cronjob.sync.error" and tr.cycles and tr.cycles[-1].t == fields["t"] and tr.cycles[-1].error:
+            # processNextWorkItem's handling of the error the sync just returned (the rate-limited
+            # requeue) is part of that sync: it is what the learner must see as its headline.
+            last = tr.cycles[-1]
+            tr.cycles[-1] = replace(last, decisions=(*last.decisions, Decision(rule, data)))
             return
         tr.notes.append(Note(fields["t"], rule, data, len(tr.cycles)))
 

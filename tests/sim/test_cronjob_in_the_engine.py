@@ -164,3 +164,36 @@ def test_a_job_that_runs_long_makes_forbid_skip_the_next_runs() -> None:
     assert done and done[0] == pytest.approx(1511, abs=2)
     with pytest.raises(SimulationError, match="only a running pod can run longer"):
         long.fork_at_time(1600, "stretch_pod", name=pod, seconds=10)
+
+
+def test_a_cronjob_sync_that_fails_is_headlined_by_its_error_and_the_rate_limited_retry(monkeypatch) -> None:
+    from k8sjobs.controller.cronjob.cronjob_controllerv2 import CronJobController
+
+    real, calls = CronJobController._sync, []
+
+    def failing_once(self, key):
+        calls.append(key)
+        if len(calls) == 1:
+            raise ValueError("injected")
+        return real(self, key)
+
+    monkeypatch.setattr(CronJobController, "_sync", failing_once)
+    cycles = Run(cronjob("* * * * *"), max_time=90).cluster.cronjobs()[0].cycles
+    first = cycles[0]
+    assert first.error == "injected"
+    assert first.headline.rule == "cronjob.sync.error"
+    assert first.headline.fields["retry_in"] == pytest.approx(0.005)
+    assert cycles[1].t == pytest.approx(0.005) and cycles[1].error is None
+
+
+def test_a_schedule_that_never_fires_is_an_invalid_schedule_in_every_time_zone() -> None:
+    # 30 February: the controller's second search starts at Go's zero time, which in a zone east or
+    # west of UTC is a local date Python's datetime cannot hold without care.
+    for zone in ("UTC", "Europe/Berlin", "Asia/Tokyo", "Pacific/Kiritimati", "America/New_York", "Pacific/Pago_Pago"):
+        run = Run(cronjob("0 0 30 2 *", extra=f"\n  timeZone: {zone}"), max_time=600)
+        cycles = run.cluster.cronjobs()[0].cycles
+        assert len(cycles) == 1, zone
+        assert cycles[0].headline.rule == "cronjob.skip.invalid_schedule", zone
+        assert [e.reason for e in cycles[0].events] == ["InvalidSchedule"], zone
+    run = Run(cronjob("0 0 30 2 *"), max_time=600, controller_zone="Asia/Tokyo")
+    assert run.cluster.cronjobs()[0].cycles[0].headline.rule == "cronjob.skip.invalid_schedule"
