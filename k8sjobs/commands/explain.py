@@ -22,6 +22,7 @@ from ..api.errors import DecodeError, InvalidError
 from ..cluster.workload import parse_go_duration
 from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
+from ..snapshot.cronexplain import DEFAULT_RUNS, CronExplanation
 from ..snapshot.errors import CLI, SNAPSHOT_COMMAND, SnapshotError
 from ..snapshot.explain import explain
 from ..snapshot.read import MAX_SNAPSHOT_BYTES, read_snapshot
@@ -56,6 +57,9 @@ add `kubectl get resourcequota -o json` the same way when a quota may refuse pod
                                                                      "sim annotations do not say (30s, 2m, 1h30m; "
                                                                      "default: the median run time of the succeeded "
                                                                      "pods in the file, else 60s)"))
+    p.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N",
+                   help=_("with --forecast on a CronJob: how many schedule times to play (default {n})").format(
+                       n=DEFAULT_RUNS))
     p.add_argument("--seed", type=int, default=0, help=_("random seed of the forecast (default 0)"))
     p.add_argument("--until", type=float, metavar="SECONDS", help=_("with --forecast: stop this many simulated "
                                                                    "seconds after the snapshot (default: when the "
@@ -119,6 +123,8 @@ def handle(args: argparse.Namespace) -> int:
         answer = explain(snapshot, config)
         answer.surface = CLI
         run = None
+        if isinstance(answer, CronExplanation):
+            return _cronjob(answer, args, duration)
         if args.forecast:
             run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
                                   max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
@@ -145,6 +151,31 @@ def handle(args: argparse.Namespace) -> int:
         sys.stdout.write("\n" + forecast_heading(ahead, answer) + "\n")
         sys.stdout.write(render_trace(run.trace))
         _stop_note(run, args)
+    return 0
+
+
+def _cronjob(answer: CronExplanation, args: argparse.Namespace, duration: float | None) -> int:
+    """Print a CronJob's explanation (and its forecast of ``--runs`` schedule times)."""
+    forecast = None
+    if args.forecast:
+        try:
+            forecast = answer.forecast(args.runs, duration, until=args.until, max_cycles=args.max_cycles,
+                                       max_pods=args.max_pods, max_events=args.max_events,
+                                       max_pod_cycles=args.max_pod_cycles)
+        except SnapshotError as exc:
+            return _fail(exc.render(CLI))
+    if args.format == "json":
+        doc = answer.to_json()
+        if forecast is not None:
+            doc["forecast"] = forecast.to_json()
+        json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(answer.render_text())
+        if forecast is not None:
+            sys.stdout.write("\n" + forecast.render_text())
+    if forecast is not None and forecast.run.limit is not None and forecast.run.limit.limit not in ("max_time",):
+        print("explain: " + cli_message(forecast.run.limit, FORECAST_COMMAND), file=sys.stderr)
     return 0
 
 

@@ -162,6 +162,9 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "now.before_creation": _now_early,
     "example.unknown": lambda surface, name, names: _("example snapshot {name!r}: there are {names}").format(
         name=name, names=join_list(names)),
+    "runs.invalid": lambda surface, value, limit: _(
+        "{option}: must be a whole number of schedule times from 1 to {limit}, got {value!r}").format(
+        option=option("runs", surface) if surface == CLI else "runs", limit=limit, value=value),
     "duration.invalid": lambda surface, value: _(
         "{option}: must be a number of seconds between 0 and one year, got {value!r}").format(
         option=option("assume_duration", surface) if surface == CLI else "assume_duration", value=value),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.serialize import to_dict
-from ..api.snapshot import Ignored, LeftOut, Snapshot
+from ..api.snapshot import CronJobSnapshot, Ignored, LeftOut, Snapshot
 from ..api.types import Phase
 from ..controller.job import backoff_utils as bu
 from ..i18n import _, join_clauses, join_list, ngettext
@@ -30,6 +30,7 @@ from ..trace.recorder import Recorder
 from ..trace.records import Cycle, Decision
 from ..trace.run import Run
 from . import notes as nt
+from .cronexplain import CronExplanation, explain_cronjob
 from .errors import API, option
 from .notes import SnapshotNote
 from .read import MAX_SNAPSHOT_PODS, assume, load_snapshot
@@ -412,7 +413,7 @@ def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
 
 
 def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
-            job: str | None = None, now: str | float | None = None) -> Explanation:
+            job: str | None = None, now: str | float | None = None) -> Explanation | CronExplanation:
     """Run the controller's next sync on a real Job's snapshot and say what it did, and why.
 
     ``snapshot`` is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml``
@@ -425,6 +426,8 @@ def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimCo
     :class:`~k8sjobs.api.errors.DecodeError` naming the object and field.
     """
     snapshot = load_snapshot(snapshot, job=job, now=now)
+    if isinstance(snapshot, CronJobSnapshot):
+        return explain_cronjob(snapshot, config)
     # Building the world makes a few objects per pod, none of them cyclic: the cyclic
     # collector would only walk the whole snapshot again and again (most of the time of a
     # 10,000-pod explain), so it waits until the answer is ready.
