@@ -594,8 +594,9 @@ class Simulation:
             created = self.snapshot.job
             created_all = [created]
             # The controller starts as after a restart: its first sync is due now, and the
-            # nodes take the pods over only after it, so it sees exactly the snapshot.
-            self.controller.queue.add(key_func(created))
+            # nodes take the pods over only after it, so it sees exactly the snapshot (unless none is due).
+            if self.snapshot.sync_due:
+                self.controller.queue.add(key_func(created))
             if self.cluster is not None:
                 pods = list(self.snapshot.pods)
                 self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, pods), priority=PRIORITY_ADOPT,

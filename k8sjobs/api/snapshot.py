@@ -113,6 +113,8 @@ class Snapshot:
     unseen: tuple[str, ...] = ()
     """Names given to pods the Job's status counts but the snapshot does not hold (it holds none of
     the Job's pods): they stand for the real ones, whose names are unknown."""
+    sync_due: bool = True
+    """False: no sync of the Job is due at :attr:`now` by itself (a stuck Job): a run starts none."""
 
     @property
     def pod_quota(self) -> int | None:

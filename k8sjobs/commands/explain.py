@@ -57,6 +57,9 @@ add `kubectl get resourcequota -o json` the same way when a quota may refuse pod
                                                                      "sim annotations do not say (30s, 2m, 1h30m; "
                                                                      "default: the median run time of the succeeded "
                                                                      "pods in the file, else 60s)"))
+    p.add_argument("--assume-sync", action="store_true",
+                   help=_("with --forecast on a stuck Job (no sync due by itself): start with the sync explained, "
+                          "as if one came at the snapshot's time"))
     p.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N",
                    help=_("with --forecast on a CronJob: how many schedule times to play (default {n})").format(
                        n=DEFAULT_RUNS))
@@ -127,7 +130,8 @@ def handle(args: argparse.Namespace) -> int:
             return _cronjob(answer, args, duration)
         if args.forecast:
             run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
-                                  max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
+                                  max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
+                                  assume_sync=args.assume_sync)
             ahead = run.source
     except SnapshotError as exc:
         return _fail(exc.render(CLI))
@@ -216,8 +220,15 @@ def forecast_heading(snapshot, answer=None) -> str:  # noqa: ANN001 -- a Snapsho
         line += "\n" + _("The pods the snapshot does not show ({names}) start at {now} on generic nodes.").format(
             names=", ".join(snapshot.unseen[:5]) + (", ..." if len(snapshot.unseen) > 5 else ""),
             now=snapshot.real_time(snapshot.now))
-    if answer is not None and any(n.id == "state.started_without_pods" for n in answer.notes):
+    if answer is not None and answer.stuck and snapshot.sync_due:
         line += "\n" + _("Its first cycle assumes that a sync comes at {now}, although none is due by itself (see "
                          "what looks stuck above): without one, the Job stays as the snapshot shows it.").format(
             now=snapshot.real_time(snapshot.now))
+    elif answer is not None and answer.stuck:
+        # TRANSLATORS: {option} is --assume-sync (command line) or assume_sync=True (Python).
+        line += "\n" + _("No sync is due by itself (see what looks stuck above), so the forecast starts none: "
+                         "nothing happens, and the Job stays as the snapshot shows it. Give {option} to play what "
+                         "follows if a sync comes at {now}.").format(
+            now=snapshot.real_time(snapshot.now),
+            option="--assume-sync" if answer.surface == "cli" else "assume_sync=True")
     return line

@@ -93,7 +93,7 @@ class Explanation:
 
     def forecast(self, assume_duration: float | None = None, *, until: float | None = None,
                  max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
-                 max_pod_cycles: int | None = None, budget: Budget | None = None) -> Run:
+                 max_pod_cycles: int | None = None, budget: Budget | None = None, assume_sync: bool = False) -> Run:
         """The Job played forward in the simulated cluster from the snapshot (a :class:`~k8sjobs.trace.Run`).
 
         Running pods end after the duration their ``sim.k8sjobs.io`` annotations give, else
@@ -106,13 +106,27 @@ class Explanation:
         ``budget``, with the keywords given set): a huge Job stops at one of them, and
         ``run.limit`` / ``run.message("forecast", "explain --forecast")`` say which and how to
         raise it; the cycles up to there are usable like any run's.
+
+        A stuck Job (started, no pod, no condition: the note ``state.started_without_pods``) has no
+        sync due by itself, and its forecast starts none: nothing happens, as the explanation says.
+        ``assume_sync=True`` plays what follows if a sync comes at the snapshot's instant (cycle 1 is
+        the sync explained).
         """
         ahead = assume(self.snapshot, assume_duration)
+        if self.stuck and not assume_sync:
+            from dataclasses import replace
+
+            ahead = replace(ahead, sync_due=False)
         horizon = ahead.now + (until if until is not None else FOREVER)
         return Run(ahead, self.config, budget=budget, max_time=horizon, max_cycles=max_cycles, max_pods=max_pods,
                    max_events=max_events, max_pod_cycles=max_pod_cycles)
 
     # ------------------------------------------------------------------ reading
+
+    @property
+    def stuck(self) -> bool:
+        """True when no sync is due by itself (the note ``state.started_without_pods``)."""
+        return any(n.id == "state.started_without_pods" for n in self.notes)
 
     @property
     def decisions(self) -> list[Decision]:
