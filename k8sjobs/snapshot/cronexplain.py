@@ -448,8 +448,9 @@ def _missed_texts(s: CronSync, snap: CronJobSnapshot, controller_zone: str = "UT
                              "before the sync, and no Job was made for it: the controller looks back only to "
                              "{earliest}, so it passes over that time without a word (not even a MissSchedule "
                              "event). A sync comes that late when kube-controller-manager was down or busy, or its "
-                             "clock is off.").format(scheduled=u.format_rfc3339(first),
-                                                     deadline=deadline, earliest=snap.real_time(f.get("earliest"))))
+                             "clock is off.").format(scheduled=u.format_rfc3339(first), deadline=deadline,
+                                                     earliest=u.format_rfc3339(u.to_time(
+                                                         f.get("earliest") or 0.0, first.tzinfo, snap.origin))))
         if d.rule == "cronjob.schedule.due" and (f.get("missed") or 0) > 1:
             n = int(f["missed"]) - 1
             out.append(ngettext(
