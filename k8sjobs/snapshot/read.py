@@ -167,6 +167,8 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
             others[f"{kind} ({api})" if api not in ("v1", "batch/v1") else str(kind)] += 1
     if cronjobs and (job is None or any(job in (_name_of(d), _name_of(d).split("/")[-1]) for _, d in cronjobs)):
         return _read_cronjob_snapshot(cronjobs, jobs, pods, others, documents, job, now, source)
+    if cronjobs:
+        others["CronJob"] += len(cronjobs)  # a Job was chosen: the CronJob is not used
     where, job_doc = _choose_job(jobs, wrong_jobs, pods, others, job, source)
     counter: Counter[tuple[str, str]] = Counter()
     the_job = _decode(Job, job_doc, counter, _describe("Job", job_doc, where), source)

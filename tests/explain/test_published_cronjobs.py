@@ -171,3 +171,12 @@ def test_the_text_is_translated(capsys) -> None:
     finally:
         set_language("en")
     assert "CronJob default/qs-dependabot" in out and "next schedule time" not in out
+
+
+def test_a_job_of_the_list_is_explained_as_a_job_when_chosen_by_name(capsys) -> None:
+    answer = cli_json("forbid-stale-active.yaml", capsys, "--job", "poll-daily-ballot-handout-v2-27405720")
+    assert answer["job"] == "transparency/poll-daily-ballot-handout-v2-27405720"
+    assert [d["rule"] for d in answer["decisions"]] == ["sync.skip.finished"]
+    assert main(["explain", str(PUBLISHED / "forbid-stale-active.yaml"), "--job",
+                 "poll-daily-ballot-handout-v2-27405720"]) == 0
+    assert "Not used by the model (ignored): 1 CronJob object" in capsys.readouterr().out
