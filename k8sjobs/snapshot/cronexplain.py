@@ -473,6 +473,12 @@ def _missed_texts(s: CronSync, snap: CronJobSnapshot, controller_zone: str = "UT
                          "s) before the sync: it is missed (MissSchedule) and no Job is started for it. A sync comes "
                          "that late when kube-controller-manager was down or busy, or its clock is off.").format(
                 scheduled=snap.real_time(f.get("scheduled")), deadline=f.get("deadline")))
+        elif d.rule == "cronjob.skip.suspended":
+            # TRANSLATORS: spec.suspend and startingDeadlineSeconds stay English.
+            out.append(_("The CronJob is suspended (spec.suspend: true): no schedule time gets a Job while it "
+                         "stays so. When it is resumed, the controller starts only the most recent schedule time "
+                         "it missed (with startingDeadlineSeconds, only if that time is recent enough), never the "
+                         "others."))
         elif d.rule == "cronjob.skip.forbid":
             # TRANSLATORS: Forbid and JobAlreadyActive stay English.
             out.append(_("The schedule time {scheduled} is skipped: concurrencyPolicy Forbid and {jobs} still active "

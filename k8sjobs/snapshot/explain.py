@@ -428,7 +428,11 @@ def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
 
 def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
             job: str | None = None, now: str | float | None = None) -> Explanation | CronExplanation:
-    """Run the controller's next sync on a real Job's snapshot and say what it did, and why.
+    """Run the controller's next sync on a real Job's (or CronJob's) snapshot and say what it did, and why.
+
+    A snapshot holding a CronJob (``kubectl get cronjob NAME -o yaml``, alone or with its Jobs) gives a
+    :class:`~k8sjobs.snapshot.cronexplain.CronExplanation`: the next schedule time, the CronJob
+    controller's sync at ``now`` and at that time, missed runs, and ``forecast(runs)``.
 
     ``snapshot`` is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml``
     (or ``-o json``) printed: its text, a path to the file, the parsed document, or a

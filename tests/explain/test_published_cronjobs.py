@@ -180,3 +180,17 @@ def test_a_job_of_the_list_is_explained_as_a_job_when_chosen_by_name(capsys) -> 
     assert main(["explain", str(PUBLISHED / "forbid-stale-active.yaml"), "--job",
                  "poll-daily-ballot-handout-v2-27405720"]) == 0
     assert "Not used by the model (ignored): 1 CronJob object" in capsys.readouterr().out
+
+
+def test_a_suspended_cronjob_says_why_its_runs_pass_and_what_resuming_does() -> None:
+    import yaml
+
+    doc = yaml.safe_load((PUBLISHED / "daily-deadline-10s.yaml").read_text())
+    doc["spec"]["suspend"] = True
+    answer = explain(doc, now="2020-02-27T09:00:00Z")
+    data = answer.to_json()
+    assert [d["rule"] for d in data["sync"]["decisions"]] == ["cronjob.skip.suspended"]
+    assert data["sync"]["requeueAfter"] is None and data["next"] is None
+    assert data["nextSchedule"] == "2020-02-28T00:01:00Z"  # when it would run, were it resumed
+    assert any("spec.suspend: true" in m for m in data["missed"])
+    assert "No sync comes at the next schedule time" in answer.render_text()
