@@ -43,6 +43,11 @@ explain it:
 a Job with labels of its own is not selected by -l: take it by name as another document:
   { kubectl get job NAME -o json; kubectl get pods -l batch.kubernetes.io/job-name=NAME -o json; } > snap.json
 add `kubectl get resourcequota -o json` the same way when a quota may refuse pod creations.""")
+    # TRANSLATORS: the commands and options stay as they are.
+    p.epilog += "\n" + _("""a CronJob: its next runs, its sync now and at the next schedule time, missed runs:
+  kubectl get cronjob,jobs -o json > cj.json      (or kubectl get cronjob NAME -o json alone)
+  python -m k8sjobs explain cj.json --job NAME --now TIME --forecast --runs 5
+its YAML does not say when it was printed: give --now.""")
     p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON, several documents one "
                                                   "after the other allowed; - for stdin)").format(
         command=SNAPSHOT_COMMAND))

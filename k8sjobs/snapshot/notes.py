@@ -75,10 +75,11 @@ def assumptions(snapshot: Snapshot) -> list[SnapshotNote]:
 
 
 def cronjob_command(snapshot: Any) -> str:
-    """The exact command that takes a CronJob with the Jobs of its namespace (explain keeps those it owns)."""
+    """The command that takes the CronJobs and Jobs of the CronJob's namespace (explain keeps the CronJob's own
+    Jobs; with several CronJobs, ``--job NAME`` chooses it). kubectl takes no ``cronjob/NAME,jobs``."""
     meta = snapshot.cronjob.metadata
     ns = "" if meta.namespace == "default" else f" -n {meta.namespace}"
-    return f"kubectl get cronjob/{meta.name},jobs{ns} -o yaml"
+    return f"kubectl get cronjob,jobs{ns} -o yaml"
 
 
 def cronjob_assumptions(snapshot: Any, zone: str, controller_zone: str) -> list[SnapshotNote]:

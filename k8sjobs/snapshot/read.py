@@ -233,7 +233,7 @@ def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[st
             raise SnapshotError("job.ambiguous", source=source, name=wanted, names=[_name_of(d) for _, d in hits])
         where, doc = hits[0]
     elif len(cronjobs) > 1:
-        raise SnapshotError("job.several", source=source, names=names)
+        raise SnapshotError("cronjob.several", source=source, names=names)
     else:
         where, doc = cronjobs[0]
     counter: Counter[tuple[str, str]] = Counter()

@@ -104,7 +104,7 @@ def test_a_cronjob_alone_is_read_with_the_notes_it_rests_on(capsys) -> None:
     assert ids(answer) == ["assume.cron_sync_time", "assume.cron_latest_time", "assume.cron_no_jobs",
                            "assume.cron_controller_zone", "assume.cron_old_api"]
     note = next(n for n in answer["notes"] if n["id"] == "assume.cron_no_jobs")
-    assert note["command"] == "kubectl get cronjob/qs-dependabot,jobs -o yaml"
+    assert note["command"] == "kubectl get cronjob,jobs -o yaml"
     assert "--now" in next(n["text"] for n in answer["notes"] if n["id"] == "assume.cron_latest_time")
 
 
@@ -136,7 +136,7 @@ def test_status_active_without_its_job_stands_in_a_running_job_and_forbid_skips(
     assert [e["reason"] for e in data["sync"]["events"]] == ["JobAlreadyActive"]
     assert "assume.cron_unseen_jobs" in [n.id for n in answer.notes]
     assert any("concurrencyPolicy Forbid" in m for m in answer.missed())
-    assert "kubectl get cronjob/poll-daily-ballot-handout-v2,jobs -n transparency -o yaml" in answer.render_text()
+    assert "kubectl get cronjob,jobs -n transparency -o yaml" in answer.render_text()
 
 
 def test_the_next_run_is_given_in_the_cronjobs_zone_and_in_utc() -> None:
@@ -194,3 +194,17 @@ def test_a_suspended_cronjob_says_why_its_runs_pass_and_what_resuming_does() -> 
     assert data["nextSchedule"] == "2020-02-28T00:01:00Z"  # when it would run, were it resumed
     assert any("spec.suspend: true" in m for m in data["missed"])
     assert "No sync comes at the next schedule time" in answer.render_text()
+
+
+def test_several_cronjobs_ask_for_one_by_name_on_each_surface() -> None:
+    import yaml
+
+    one = yaml.safe_load((PUBLISHED / "daily-deadline-10s.yaml").read_text())
+    other = {**one, "metadata": {**one["metadata"], "name": "other"}}
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [one, other]})
+    with pytest.raises(SnapshotError) as err:
+        explain(text)
+    assert str(err.value) == '<snapshot>: 2 CronJobs in the snapshot (default/other, default/qs-dependabot): ' \
+        'choose one with job="NAME"'
+    assert err.value.render("cli").endswith("choose one with --job NAME")
+    assert explain(text, job="other").snapshot.cronjob.metadata.name == "other"
