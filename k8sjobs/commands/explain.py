@@ -51,8 +51,8 @@ its YAML does not say when it was printed: give --now.""")
     p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON, several documents one "
                                                   "after the other allowed; - for stdin)").format(
         command=SNAPSHOT_COMMAND))
-    p.add_argument("--job", metavar="NAME", help=_("the Job to explain when the file has several (NAME or "
-                                                  "NAMESPACE/NAME)"))
+    p.add_argument("--job", metavar="NAME", help=_("the Job or CronJob to explain when the file has several (NAME or "
+                                                  "NAMESPACE/NAME; a CronJob is explained unless a Job is named)"))
     p.add_argument("--now", metavar="TIME", help=_("when the sync happens, RFC 3339 (default: the latest time "
                                                   "recorded in the file)"))
     p.add_argument("--format", choices=("text", "json"), default="text", help=_("output format (default text)"))
