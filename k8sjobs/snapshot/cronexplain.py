@@ -179,12 +179,12 @@ class CronExplanation:
             last=snap.real_time(st.last_schedule_time) or "<none>", ok=snap.real_time(st.last_successful_time)
             or "<none>", active=join_list(a.name for a in st.active) or "<none>"))
         out.append(head)
-        out.append([_("Its sync at {now}").format(now=snap.real_time(self.sync.t)), *_sync_lines(self.sync, snap)])
+        out.append([_("Its sync at {now}").format(now=_when(snap, self.sync.t)), *_sync_lines(self.sync, snap)])
         missed = self.missed()
         if missed:
             out.append([_("Missed schedule times"), *(f"  - {m}" for m in missed)])
         if self.next_sync is not None:
-            title = _("Its sync at the next schedule time, {at}").format(at=snap.real_time(self.next_sync.t))
+            title = _("Its sync at the next schedule time, {at}").format(at=_when(snap, self.next_sync.t))
             lines = [title]
             if self.woken:
                 lines.append("  " + ngettext(
@@ -280,7 +280,7 @@ class CronForecast:
                           self.wanted).format(n=self.wanted)]
         for i, s in enumerate(self.runs, 1):
             d = s.settles()
-            lines.append(f"  {i:>2}. {snap.real_time(s.t)}  [{d.rule}] {' '.join(d.reason.split())}")
+            lines.append(f"  {i:>2}. {_when(snap, s.t)}  [{d.rule}] {' '.join(d.reason.split())}")
             if s.deleted:
                 lines.append("      " + _("deletes {names}").format(names=_names(s.deleted)))
             for t, r, m in s.events:
@@ -385,6 +385,16 @@ def _utc() -> Any:
 # ---------------------------------------------------------------------------- words
 
 
+def _when(snap: CronJobSnapshot, t: float) -> str:
+    """An instant as the cluster's RFC 3339 date, a fraction of a second without trailing zeros (``00:00:00.1Z``)."""
+    text = snap.real_time(t) or ""
+    if "." not in text:
+        return text
+    head, frac = text[:-1].split(".", 1)
+    frac = frac.rstrip("0")
+    return f"{head}.{frac}Z" if frac else f"{head}Z"
+
+
 def _plain(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k not in ("rule", "reason")}
 
@@ -423,7 +433,7 @@ def _sync_lines(s: CronSync, snap: CronJobSnapshot) -> list[str]:
         lines.append("  " + _("the sync returns an error and is retried (rate limited): {error}").format(error=s.error))
     elif s.requeue_after is not None:
         lines.append("  " + _("it asks to be synced again in {s} s, at {at}").format(
-            s=_seconds(s.requeue_after), at=snap.real_time(s.t + s.requeue_after)))
+            s=_seconds(s.requeue_after), at=_when(snap, s.t + s.requeue_after)))
     else:
         lines.append("  " + _("no delayed sync requested: the next sync comes when the CronJob or one of its Jobs "
                               "changes"))
