@@ -2,6 +2,7 @@
 
     python benchmarks/bench_explain.py             # 10,000 pods, JSON and YAML
     python benchmarks/bench_explain.py --pods 2000 --repeat 3
+    python benchmarks/bench_explain.py --cronjob-only   # a CronJob with 30 days of missed runs
 
 The snapshot is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=big -o json``
 (and ``-o yaml``) prints for an Indexed Job with 10,000 pods as a real cluster writes them
@@ -153,7 +154,11 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--yaml-repeat", type=int, default=3, help="runs of the (slower) YAML file")
     ap.add_argument("--pure-yaml", action="store_true", help="read YAML with the pure-Python loader (the fallback)")
+    ap.add_argument("--cronjob-only", action="store_true", help="only the CronJob with 30 days of missed runs")
     args = ap.parse_args()
+    if args.cronjob_only:
+        cronjob_figures(args.repeat)
+        return
     if args.pure_yaml:
         from k8sjobs.api import yamlio
 
@@ -200,6 +205,44 @@ def main() -> None:
         runs = [_process(only) for _ in range(args.repeat)]
         print(f"  whole process, the Job alone with status.active {args.pods:,} (pods stood in from the counters): "
               f"{_figures(runs)}")
+    cronjob_figures(args.repeat)
+
+
+def cronjob(days: int = 30) -> dict:
+    """``kubectl get cronjob every-minute -o json`` of a CronJob whose controller has not synced it for ``days``
+    days: its last run was at 2025-03-01T00:00Z, every minute since is missed (``days`` x 1,440 times)."""
+    return {
+        "apiVersion": "batch/v1", "kind": "CronJob",
+        "metadata": {"creationTimestamp": "2025-02-28T12:00:00Z", "generation": 1, "name": "every-minute",
+                     "namespace": "default", "resourceVersion": "991", "uid": "6f1c2b0e-1111-4c2a-9d7e-0123456789ab"},
+        "spec": {"concurrencyPolicy": "Allow", "failedJobsHistoryLimit": 1, "schedule": "* * * * *",
+                 "successfulJobsHistoryLimit": 3, "suspend": False,
+                 "jobTemplate": {"spec": {"template": {"spec": {
+                     "containers": [{"name": "tick", "image": "busybox:1.36", "command": ["date"]}],
+                     "restartPolicy": "OnFailure"}}}}},
+        "status": {"lastScheduleTime": "2025-03-01T00:00:00Z", "lastSuccessfulTime": "2025-03-01T00:00:09Z"},
+    }, f"2025-03-{1 + days:02d}T00:00:30Z"
+
+
+def cronjob_figures(repeat: int) -> None:
+    """explain on a CronJob with 30 days of missed every-minute runs: the whole process (goal <= 2 s)."""
+    doc, now = cronjob(30)
+    with tempfile.TemporaryDirectory(prefix="bench-explain-cron-") as tmp:
+        path = Path(tmp) / "cronjob.json"
+        path.write_text(json.dumps(doc, indent=4))
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(__file__).resolve().parents[1] / "k8sjobs")],
+                       check=False)
+        out = subprocess.run([sys.executable, "-m", "k8sjobs", "explain", str(path), "--now", now, "--format", "json"],
+                             capture_output=True, text=True, check=True)
+        answer = json.loads(out.stdout)
+        due = next(d for d in answer["sync"]["decisions"] if d["rule"] == "cronjob.schedule.due")
+        print(f"CronJob every minute, last run 30 days before --now {now} (about {due['missed']:,} missed times): "
+              f"the sync creates {answer['sync']['createdJobs']}, events "
+              f"{[e['reason'] for e in answer['sync']['events']]}, next {answer['nextSchedule']}")
+        runs = [_process(path, "--now", now) for _ in range(repeat)]
+        print(f"  whole process, python -m k8sjobs explain FILE --now ... --format json: {_figures(runs)}")
+        runs = [_process(path, "--now", now, "--forecast") for _ in range(repeat)]
+        print(f"  whole process, the same with --forecast (5 runs): {_figures(runs)}")
 
 
 def _figures(runs: list[tuple[float, float]]) -> str:
@@ -208,13 +251,13 @@ def _figures(runs: list[tuple[float, float]]) -> str:
             f"median {statistics.median(cpus):5.2f} s ({len(runs)} runs)")
 
 
-def _process(path: Path) -> tuple[float, float]:
+def _process(path: Path, *extra: str) -> tuple[float, float]:
     """Wall and CPU time (user + system) of ``python -m k8sjobs explain PATH --format json`` as a fresh process."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "k8sjobs", "explain", str(path), "--format", "json"],
+    out = subprocess.run([sys.executable, "-m", "k8sjobs", "explain", str(path), "--format", "json", *extra],
                          capture_output=True, text=True, check=False)
     took = time.perf_counter() - start
     if out.returncode != 0:

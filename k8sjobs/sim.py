@@ -32,7 +32,7 @@ from .api.apierrors import APIError
 from .api.errors import DecodeError, FieldError, InvalidError
 from .api.events import StoreEventRecorder
 from .api.informer import Informer
-from .api.snapshot import Snapshot
+from .api.snapshot import CronJobSnapshot, Snapshot
 from .api.store import APIStore, WatchEvent, upstream_pod_grace_period
 from .api.types import CronJob, Job, Pod, share_on_deepcopy
 from .clock import EventHeap, FakeClock
@@ -333,6 +333,8 @@ def load_objects(manifest: Manifest, source: str = "<manifest>") -> tuple[tuple[
         return (("", manifest),)
     if isinstance(manifest, Snapshot):
         return (("", manifest.job),)
+    if isinstance(manifest, CronJobSnapshot):
+        return (("", manifest.cronjob),)
     if isinstance(manifest, (list, tuple)):
         objs = [load_objects(m, source)[0][1] for m in manifest]
         if not objs:
@@ -491,7 +493,7 @@ class Simulation:
         elif settings:
             config = replace(config, **settings)
         self.config = config
-        self.snapshot = job if isinstance(job, Snapshot) else None
+        self.snapshot = job if isinstance(job, (Snapshot, CronJobSnapshot)) else None
         loaded = load_objects(job)
         for label, manifest in loaded:
             check_workload(manifest, label)
@@ -511,7 +513,7 @@ class Simulation:
                               pod_grace_period=pod_grace_period or upstream_pod_grace_period)
         if self.snapshot is not None:
             self._check_snapshot_workloads(self.snapshot)
-            self.store.load([self.snapshot.job, *self.snapshot.pods])
+            self.store.load(self.snapshot.objects())
             quota = self.snapshot.quota
             if quota is not None:
                 f = self.store.faults
@@ -586,12 +588,15 @@ class Simulation:
             made = [self._create_job(m, label) for label, m in loaded]
             created_all = [c for c in made if isinstance(c, Job)]
             created = created_all[0] if created_all else None
+        elif isinstance(self.snapshot, CronJobSnapshot):
+            created, created_all = None, self._start_from_cronjob_snapshot(self.snapshot)
         else:
             created = self.snapshot.job
             created_all = [created]
             # The controller starts as after a restart: its first sync is due now, and the
-            # nodes take the pods over only after it, so it sees exactly the snapshot.
-            self.controller.queue.add(key_func(created))
+            # nodes take the pods over only after it, so it sees exactly the snapshot (unless none is due).
+            if self.snapshot.sync_due:
+                self.controller.queue.add(key_func(created))
             if self.cluster is not None:
                 pods = list(self.snapshot.pods)
                 self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, pods), priority=PRIORITY_ADOPT,
@@ -604,6 +609,19 @@ class Simulation:
             self.job_uids.setdefault(key_func(c), c.metadata.uid)
 
     # ------------------------------------------------------------------ plumbing
+
+    def _start_from_cronjob_snapshot(self, snapshot: CronJobSnapshot) -> list[Job]:
+        # kube-controller-manager starts as after a restart: its informers list the CronJob and its Jobs, so
+        # both controllers have them queued now (the Job controller first, by priority); the nodes take the
+        # stand-in pods over after those syncs. Returns the snapshot's Jobs (each gets its trace).
+        for j in snapshot.jobs:
+            self.controller.queue.add(key_func(j))
+        if self.cronjob_controller is not None:
+            self.cronjob_controller.queue.add(key_func(snapshot.cronjob))
+        if self.cluster is not None and snapshot.pods:
+            self.heap.call_at(self.clock.now(), partial(self.cluster.adopt, list(snapshot.pods)),
+                              priority=PRIORITY_ADOPT, label="cluster:adopt")
+        return list(snapshot.jobs)
 
     @staticmethod
     def _check_snapshot_workloads(snapshot: Snapshot) -> None:

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from . import serialize
-from .types import Job, Phase, Pod, Time
+from .types import CronJob, Job, Phase, Pod, Time
 
 DEFAULT_ASSUMED_DURATION = 60.0
 """Seconds a pod runs in a forecast when neither its sim annotations nor finished pods say."""
@@ -113,6 +113,8 @@ class Snapshot:
     unseen: tuple[str, ...] = ()
     """Names given to pods the Job's status counts but the snapshot does not hold (it holds none of
     the Job's pods): they stand for the real ones, whose names are unknown."""
+    sync_due: bool = True
+    """False: no sync of the Job is due at :attr:`now` by itself (a stuck Job): a run starts none."""
 
     @property
     def pod_quota(self) -> int | None:
@@ -162,10 +164,107 @@ class Snapshot:
         return replace(self, job=job, pods=tuple(pods), assumed_duration=float(duration), duration_source=source,
                        duration_pods=used, annotated_pods=annotated)
 
+    def objects(self) -> tuple[Any, ...]:
+        """What the simulated API server starts with: the Job, then its pods."""
+        return (self.job, *self.pods)
+
     def node_names(self) -> list[str]:
         """The nodes the snapshot's pods were bound to, sorted (the nodes of unseen pods are not known)."""
         unseen = set(self.unseen)
         return sorted({p.spec.node_name for p in self.pods if p.spec.node_name and p.metadata.name not in unseen})
+
+
+@dataclass(frozen=True)
+class CronJobSnapshot:
+    """One CronJob and the Jobs it owns, with times moved so 0 is the CronJob's creation.
+
+    What ``kubectl get cronjob NAME -o yaml`` printed (its Jobs not shown: the Jobs its
+    ``status.active`` names are stood in for, running, as :attr:`unseen_jobs`), or
+    ``kubectl get cronjob,jobs -o yaml`` (its Jobs as they were). The Jobs' pods are never in
+    it: the unfinished Jobs' status counters are stood in for by :attr:`pods` (``NAME-unseen-N``).
+    """
+
+    cronjob: CronJob
+    jobs: tuple[Job, ...]
+    pods: tuple[Pod, ...]
+    now: float
+    """The instant of the next sync (simulated seconds since the CronJob's creation)."""
+    origin: float
+    """Where simulated time 0 is, as seconds since :data:`k8sjobs.api.serialize.EPOCH`."""
+    source: str = "<snapshot>"
+    now_given: bool = False
+    api_version: str = "batch/v1"
+    """The API version the CronJob was printed in (``batch/v1beta1`` before Kubernetes 1.25)."""
+    jobs_shown: bool = False
+    """True when the snapshot holds Jobs (or an empty Job list): the CronJob's Jobs are as it shows."""
+    unseen_jobs: tuple[str, ...] = ()
+    """Jobs named in ``status.active`` that the snapshot does not hold (stood in for, running)."""
+    ignored: tuple[Ignored, ...] = ()
+    other_kinds: tuple[tuple[str, int], ...] = ()
+    other_jobs: tuple[str, ...] = ()
+    """Jobs in the snapshot that this CronJob does not own (left out)."""
+    other_cronjobs: tuple[str, ...] = ()
+    assumed_duration: float | None = None
+    duration_source: str = ""
+    """How :attr:`assumed_duration` was chosen: ``given``, ``finished-jobs`` or ``default``."""
+    duration_jobs: int = 0
+    quota = None
+    unseen: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """``namespace/name`` of the CronJob."""
+        return f"{self.cronjob.metadata.namespace}/{self.cronjob.metadata.name}"
+
+    def real_time(self, t: float | None) -> str | None:
+        """A simulated instant as the cluster's RFC 3339 date (None stays None)."""
+        return None if t is None else serialize.format_time(t + self.origin)
+
+    def objects(self) -> tuple[Any, ...]:
+        """What the simulated API server starts with: the CronJob, its Jobs, the stand-ins for their pods."""
+        return (self.cronjob, *self.jobs, *self.pods)
+
+    def node_names(self) -> list[str]:
+        """No node is known (the Jobs' pods are not in a CronJob's snapshot)."""
+        return []
+
+    def assuming(self, duration: float | None = None) -> CronJobSnapshot:
+        """This snapshot with a run time for the pods of its Jobs (those to come and those running).
+
+        ``duration`` in seconds; None takes the median time the snapshot's completed Jobs took
+        (completionTime - startTime), else :data:`DEFAULT_ASSUMED_DURATION`. The CronJob's Job
+        template, every unfinished Job's template and the stand-in pods get the annotation.
+        """
+        if duration is not None:
+            source, used = "given", 0
+        else:
+            runs = [j.status.completion_time - j.status.start_time for j in self.jobs
+                    if j.status.completion_time is not None and j.status.start_time is not None
+                    and j.status.completion_time >= j.status.start_time]
+            if runs:
+                duration, source, used = max(float(statistics.median(runs)), 1.0), "finished-jobs", len(runs)
+            else:
+                duration, source, used = DEFAULT_ASSUMED_DURATION, "default", 0
+        text = _duration_text(duration)
+
+        def annotated(template: Any) -> Any:
+            meta = template.metadata
+            if _has_duration(meta.annotations):
+                return template
+            return replace(template, metadata=replace(meta, annotations={**meta.annotations, DURATION_ANNOTATION: text}))
+
+        cj = self.cronjob
+        jt = cj.spec.job_template
+        cj = replace(cj, spec=replace(cj.spec, job_template=replace(jt, spec=replace(
+            jt.spec, template=annotated(jt.spec.template)))))
+        jobs = tuple(j if j.status.completion_time is not None else
+                     replace(j, spec=replace(j.spec, template=annotated(j.spec.template))) for j in self.jobs)
+        pods = tuple(p if p.status.phase in _TERMINAL or _has_duration(p.metadata.annotations) else
+                     replace(p, metadata=replace(p.metadata, annotations={**p.metadata.annotations,
+                                                                          DURATION_ANNOTATION: text}))
+                     for p in self.pods)
+        return replace(self, cronjob=cj, jobs=jobs, pods=pods, assumed_duration=float(duration),
+                       duration_source=source, duration_jobs=used)
 
 
 def _has_duration(annotations: dict[str, str]) -> bool:
@@ -242,4 +341,5 @@ def _shift(obj: Any, delta: float) -> Any:
 
 shift_times = _shift
 
-__all__ = ["DEFAULT_ASSUMED_DURATION", "DURATION_ANNOTATION", "Ignored", "LeftOut", "PodQuota", "Snapshot", "shift_times"]
+__all__ = ["DEFAULT_ASSUMED_DURATION", "DURATION_ANNOTATION", "CronJobSnapshot", "Ignored", "LeftOut", "PodQuota",
+           "Snapshot", "shift_times"]

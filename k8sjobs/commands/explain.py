@@ -22,6 +22,7 @@ from ..api.errors import DecodeError, InvalidError
 from ..cluster.workload import parse_go_duration
 from ..i18n import _, ngettext
 from ..sim import SimConfig, SimulationError
+from ..snapshot.cronexplain import DEFAULT_RUNS, CronExplanation
 from ..snapshot.errors import CLI, SNAPSHOT_COMMAND, SnapshotError
 from ..snapshot.explain import explain
 from ..snapshot.read import MAX_SNAPSHOT_BYTES, read_snapshot
@@ -42,11 +43,16 @@ explain it:
 a Job with labels of its own is not selected by -l: take it by name as another document:
   { kubectl get job NAME -o json; kubectl get pods -l batch.kubernetes.io/job-name=NAME -o json; } > snap.json
 add `kubectl get resourcequota -o json` the same way when a quota may refuse pod creations.""")
+    # TRANSLATORS: the commands and options stay as they are.
+    p.epilog += "\n" + _("""a CronJob: its next runs, its sync now and at the next schedule time, missed runs:
+  kubectl get cronjob,jobs -o json > cj.json      (or kubectl get cronjob NAME -o json alone)
+  python -m k8sjobs explain cj.json --job NAME --now TIME --forecast --runs 5
+its YAML does not say when it was printed: give --now.""")
     p.add_argument("file", metavar="FILE", help=_("what `{command}` printed (YAML or JSON, several documents one "
                                                   "after the other allowed; - for stdin)").format(
         command=SNAPSHOT_COMMAND))
-    p.add_argument("--job", metavar="NAME", help=_("the Job to explain when the file has several (NAME or "
-                                                  "NAMESPACE/NAME)"))
+    p.add_argument("--job", metavar="NAME", help=_("the Job or CronJob to explain when the file has several (NAME or "
+                                                  "NAMESPACE/NAME; a CronJob is explained unless a Job is named)"))
     p.add_argument("--now", metavar="TIME", help=_("when the sync happens, RFC 3339 (default: the latest time "
                                                   "recorded in the file)"))
     p.add_argument("--format", choices=("text", "json"), default="text", help=_("output format (default text)"))
@@ -56,6 +62,12 @@ add `kubectl get resourcequota -o json` the same way when a quota may refuse pod
                                                                      "sim annotations do not say (30s, 2m, 1h30m; "
                                                                      "default: the median run time of the succeeded "
                                                                      "pods in the file, else 60s)"))
+    p.add_argument("--assume-sync", action="store_true",
+                   help=_("with --forecast on a stuck Job (no sync due by itself): start with the sync explained, "
+                          "as if one came at the snapshot's time"))
+    p.add_argument("--runs", type=int, default=DEFAULT_RUNS, metavar="N",
+                   help=_("with --forecast on a CronJob: how many schedule times to play (default {n})").format(
+                       n=DEFAULT_RUNS))
     p.add_argument("--seed", type=int, default=0, help=_("random seed of the forecast (default 0)"))
     p.add_argument("--until", type=float, metavar="SECONDS", help=_("with --forecast: stop this many simulated "
                                                                    "seconds after the snapshot (default: when the "
@@ -119,9 +131,12 @@ def handle(args: argparse.Namespace) -> int:
         answer = explain(snapshot, config)
         answer.surface = CLI
         run = None
+        if isinstance(answer, CronExplanation):
+            return _cronjob(answer, args, duration)
         if args.forecast:
             run = answer.forecast(duration, until=args.until, max_cycles=args.max_cycles, max_pods=args.max_pods,
-                                  max_events=args.max_events, max_pod_cycles=args.max_pod_cycles)
+                                  max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
+                                  assume_sync=args.assume_sync)
             ahead = run.source
     except SnapshotError as exc:
         return _fail(exc.render(CLI))
@@ -145,6 +160,31 @@ def handle(args: argparse.Namespace) -> int:
         sys.stdout.write("\n" + forecast_heading(ahead, answer) + "\n")
         sys.stdout.write(render_trace(run.trace))
         _stop_note(run, args)
+    return 0
+
+
+def _cronjob(answer: CronExplanation, args: argparse.Namespace, duration: float | None) -> int:
+    """Print a CronJob's explanation (and its forecast of ``--runs`` schedule times)."""
+    forecast = None
+    if args.forecast:
+        try:
+            forecast = answer.forecast(args.runs, duration, until=args.until, max_cycles=args.max_cycles,
+                                       max_pods=args.max_pods, max_events=args.max_events,
+                                       max_pod_cycles=args.max_pod_cycles)
+        except SnapshotError as exc:
+            return _fail(exc.render(CLI))
+    if args.format == "json":
+        doc = answer.to_json()
+        if forecast is not None:
+            doc["forecast"] = forecast.to_json()
+        json.dump(doc, sys.stdout, indent=1, ensure_ascii=False, default=str)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(answer.render_text())
+        if forecast is not None:
+            sys.stdout.write("\n" + forecast.render_text())
+    if forecast is not None and forecast.run.limit is not None and forecast.run.limit.limit not in ("max_time",):
+        print("explain: " + cli_message(forecast.run.limit, FORECAST_COMMAND), file=sys.stderr)
     return 0
 
 
@@ -185,8 +225,15 @@ def forecast_heading(snapshot, answer=None) -> str:  # noqa: ANN001 -- a Snapsho
         line += "\n" + _("The pods the snapshot does not show ({names}) start at {now} on generic nodes.").format(
             names=", ".join(snapshot.unseen[:5]) + (", ..." if len(snapshot.unseen) > 5 else ""),
             now=snapshot.real_time(snapshot.now))
-    if answer is not None and any(n.id == "state.started_without_pods" for n in answer.notes):
+    if answer is not None and answer.stuck and snapshot.sync_due:
         line += "\n" + _("Its first cycle assumes that a sync comes at {now}, although none is due by itself (see "
                          "what looks stuck above): without one, the Job stays as the snapshot shows it.").format(
             now=snapshot.real_time(snapshot.now))
+    elif answer is not None and answer.stuck:
+        # TRANSLATORS: {option} is --assume-sync (command line) or assume_sync=True (Python).
+        line += "\n" + _("No sync is due by itself (see what looks stuck above), so the forecast starts none: "
+                         "nothing happens, and the Job stays as the snapshot shows it. Give {option} to play what "
+                         "follows if a sync comes at {now}.").format(
+            now=snapshot.real_time(snapshot.now),
+            option="--assume-sync" if answer.surface == "cli" else "assume_sync=True")
     return line

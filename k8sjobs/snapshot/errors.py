@@ -101,6 +101,13 @@ def _job_several(surface: str, source: str, names: list[str]) -> str:
         source=source, n=len(names), names=join_list(names), option=option("job", surface, "NAME"))
 
 
+def _cronjob_several(surface: str, source: str, names: list[str]) -> str:
+    # TRANSLATORS: {option} is how to choose a CronJob: --job NAME (command line) or job="NAME" (Python).
+    return ngettext("{source}: {n} CronJob in the snapshot ({names}): choose one with {option}",
+                    "{source}: {n} CronJobs in the snapshot ({names}): choose one with {option}", len(names)).format(
+        source=source, n=len(names), names=join_list(names), option=option("job", surface, "NAME"))
+
+
 def _job_none(surface: str, source: str, pods: int, others: list[tuple[str, int]]) -> str:
     held = [ngettext("{n} Pod", "{n} Pods", pods).format(n=pods)] if pods else []
     held += [f"{n} {kind}" for kind, n in others]
@@ -154,6 +161,7 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "job.not_found": _job_not_found,
     "job.ambiguous": _job_ambiguous,
     "job.several": _job_several,
+    "cronjob.several": _cronjob_several,
     "pods.too_many": lambda surface, source, n, job, limit: _(
         "{source}: {n} pods of Job {job} still count for the controller (running, pending, or finished and not yet "
         "counted): more than the {limit} explain simulates; take a snapshot of fewer pods or wait until more of "
@@ -162,6 +170,9 @@ _MESSAGES: dict[str, Callable[..., str]] = {
     "now.before_creation": _now_early,
     "example.unknown": lambda surface, name, names: _("example snapshot {name!r}: there are {names}").format(
         name=name, names=join_list(names)),
+    "runs.invalid": lambda surface, value, limit: _(
+        "{option}: must be a whole number of schedule times from 1 to {limit}, got {value!r}").format(
+        option=option("runs", surface) if surface == CLI else "runs", limit=limit, value=value),
     "duration.invalid": lambda surface, value: _(
         "{option}: must be a number of seconds between 0 and one year, got {value!r}").format(
         option=option("assume_duration", surface) if surface == CLI else "assume_duration", value=value),

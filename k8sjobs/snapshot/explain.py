@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.serialize import to_dict
-from ..api.snapshot import Ignored, LeftOut, Snapshot
+from ..api.snapshot import CronJobSnapshot, Ignored, LeftOut, Snapshot
 from ..api.types import Phase
 from ..controller.job import backoff_utils as bu
 from ..i18n import _, join_clauses, join_list, ngettext
@@ -30,6 +30,7 @@ from ..trace.recorder import Recorder
 from ..trace.records import Cycle, Decision
 from ..trace.run import Run
 from . import notes as nt
+from .cronexplain import CronExplanation, explain_cronjob
 from .errors import API, option
 from .notes import SnapshotNote
 from .read import MAX_SNAPSHOT_PODS, assume, load_snapshot
@@ -92,7 +93,7 @@ class Explanation:
 
     def forecast(self, assume_duration: float | None = None, *, until: float | None = None,
                  max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
-                 max_pod_cycles: int | None = None, budget: Budget | None = None) -> Run:
+                 max_pod_cycles: int | None = None, budget: Budget | None = None, assume_sync: bool = False) -> Run:
         """The Job played forward in the simulated cluster from the snapshot (a :class:`~k8sjobs.trace.Run`).
 
         Running pods end after the duration their ``sim.k8sjobs.io`` annotations give, else
@@ -105,13 +106,27 @@ class Explanation:
         ``budget``, with the keywords given set): a huge Job stops at one of them, and
         ``run.limit`` / ``run.message("forecast", "explain --forecast")`` say which and how to
         raise it; the cycles up to there are usable like any run's.
+
+        A stuck Job (started, no pod, no condition: the note ``state.started_without_pods``) has no
+        sync due by itself, and its forecast starts none: nothing happens, as the explanation says.
+        ``assume_sync=True`` plays what follows if a sync comes at the snapshot's instant (cycle 1 is
+        the sync explained).
         """
         ahead = assume(self.snapshot, assume_duration)
+        if self.stuck and not assume_sync:
+            from dataclasses import replace
+
+            ahead = replace(ahead, sync_due=False)
         horizon = ahead.now + (until if until is not None else FOREVER)
         return Run(ahead, self.config, budget=budget, max_time=horizon, max_cycles=max_cycles, max_pods=max_pods,
                    max_events=max_events, max_pod_cycles=max_pod_cycles)
 
     # ------------------------------------------------------------------ reading
+
+    @property
+    def stuck(self) -> bool:
+        """True when no sync is due by itself (the note ``state.started_without_pods``)."""
+        return any(n.id == "state.started_without_pods" for n in self.notes)
 
     @property
     def decisions(self) -> list[Decision]:
@@ -412,8 +427,12 @@ def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
 
 
 def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
-            job: str | None = None, now: str | float | None = None) -> Explanation:
-    """Run the controller's next sync on a real Job's snapshot and say what it did, and why.
+            job: str | None = None, now: str | float | None = None) -> Explanation | CronExplanation:
+    """Run the controller's next sync on a real Job's (or CronJob's) snapshot and say what it did, and why.
+
+    A snapshot holding a CronJob (``kubectl get cronjob NAME -o yaml``, alone or with its Jobs) gives a
+    :class:`~k8sjobs.snapshot.cronexplain.CronExplanation`: the next schedule time, the CronJob
+    controller's sync at ``now`` and at that time, missed runs, and ``forecast(runs)``.
 
     ``snapshot`` is what ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml``
     (or ``-o json``) printed: its text, a path to the file, the parsed document, or a
@@ -425,6 +444,8 @@ def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimCo
     :class:`~k8sjobs.api.errors.DecodeError` naming the object and field.
     """
     snapshot = load_snapshot(snapshot, job=job, now=now)
+    if isinstance(snapshot, CronJobSnapshot):
+        return explain_cronjob(snapshot, config)
     # Building the world makes a few objects per pod, none of them cyclic: the cyclic
     # collector would only walk the whole snapshot again and again (most of the time of a
     # 10,000-pod explain), so it waits until the answer is ready.

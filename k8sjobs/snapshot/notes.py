@@ -74,6 +74,34 @@ def assumptions(snapshot: Snapshot) -> list[SnapshotNote]:
     return out
 
 
+def cronjob_command(snapshot: Any) -> str:
+    """The command that takes the CronJobs and Jobs of the CronJob's namespace (explain keeps the CronJob's own
+    Jobs; with several CronJobs, ``--job NAME`` chooses it). kubectl takes no ``cronjob/NAME,jobs``."""
+    meta = snapshot.cronjob.metadata
+    ns = "" if meta.namespace == "default" else f" -n {meta.namespace}"
+    return f"kubectl get cronjob,jobs{ns} -o yaml"
+
+
+def cronjob_assumptions(snapshot: Any, zone: str, controller_zone: str) -> list[SnapshotNote]:
+    """What every answer on a CronJob's snapshot assumes, in order (``zone``: where its schedule is read)."""
+    snap = snapshot
+    now = snap.real_time(snap.now)
+    cj = snap.cronjob
+    out = [SnapshotNote("assume.cron_sync_time", ASSUMPTION, {"now": now})]
+    if not snap.now_given:
+        out.append(SnapshotNote("assume.cron_latest_time", ASSUMPTION, {"now": now}))
+    if snap.unseen_jobs:
+        out.append(SnapshotNote("assume.cron_unseen_jobs", ASSUMPTION, {
+            "names": list(snap.unseen_jobs), "command": cronjob_command(snap)}))
+    elif not snap.jobs_shown:
+        out.append(SnapshotNote("assume.cron_no_jobs", ASSUMPTION, {"command": cronjob_command(snap)}))
+    if not cj.spec.time_zone and "TZ" not in cj.spec.schedule:
+        out.append(SnapshotNote("assume.cron_controller_zone", ASSUMPTION, {"zone": controller_zone}))
+    if snap.api_version != "batch/v1":
+        out.append(SnapshotNote("assume.cron_old_api", ASSUMPTION, {"version": snap.api_version}))
+    return out
+
+
 def warnings(snapshot: Snapshot, observed: dict[str, Any], uncounted: int) -> list[SnapshotNote]:
     """Where the snapshot disagrees with itself."""
     st = snapshot.job.status
@@ -160,5 +188,5 @@ def observed_from_snapshot(snapshot: Snapshot) -> dict[str, Any]:
             "new_succeeded": new_s, "new_failed": new_f, "satisfied": True}
 
 
-__all__ = ["ASSUMPTION", "STATE", "WARNING", "SnapshotNote", "assumptions", "observed_from_snapshot", "pods_command",
+__all__ = ["ASSUMPTION", "STATE", "WARNING", "SnapshotNote", "assumptions", "cronjob_assumptions", "cronjob_command", "observed_from_snapshot", "pods_command",
            "states", "uncounted_names", "warnings"]

@@ -40,6 +40,7 @@ from ..api import serialize
 from ..api.errors import DecodeError, FieldError
 from ..api.snapshot import (
     DEFAULT_ASSUMED_DURATION,
+    CronJobSnapshot,
     Ignored,
     LeftOut,
     PodQuota,
@@ -48,7 +49,7 @@ from ..api.snapshot import (
     _shift,
     _time_plan,
 )
-from ..api.types import JOB_TRACKING_FINALIZER, Job, Phase, Pod, Time
+from ..api.types import JOB_TRACKING_FINALIZER, CronJob, Job, Phase, Pod, Time
 from ..api.yamlio import load_documents
 from ..i18n import _
 from .errors import SNAPSHOT_COMMAND, SnapshotError, SnapshotTypeError
@@ -87,8 +88,8 @@ def example_snapshot(name: str) -> str:
     return (files("k8sjobs") / "snapshots" / f"{name}.yaml").read_text(encoding="utf-8")
 
 
-def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
-                  now: str | float | None = None) -> Snapshot:
+def load_snapshot(snapshot: Snapshot | CronJobSnapshot | str | bytes | dict | os.PathLike, *, job: str | None = None,
+                  now: str | float | None = None) -> Snapshot | CronJobSnapshot:
     """A :class:`Snapshot` from what kubectl printed: its text (YAML or JSON), a path to the file,
     the parsed document, or a Snapshot (returned as it is).
 
@@ -96,7 +97,7 @@ def load_snapshot(snapshot: Snapshot | str | bytes | dict | os.PathLike, *, job:
     read from that file. ``job`` and ``now`` as for :func:`read_snapshot`. Raises
     :class:`~k8sjobs.api.errors.DecodeError` (a ValueError) with one clear reason.
     """
-    if isinstance(snapshot, Snapshot):
+    if isinstance(snapshot, (Snapshot, CronJobSnapshot)):
         return snapshot
     source = "<snapshot>"
     if isinstance(snapshot, (str, os.PathLike)) and (isinstance(snapshot, os.PathLike) or (
@@ -144,6 +145,7 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
         raise SnapshotError("empty", source=source)
     objects = list(_flatten(documents, source))
     jobs: list[tuple[str, dict]] = []
+    cronjobs: list[tuple[str, dict]] = []
     pods: list[tuple[str, dict]] = []
     quotas: list[dict] = []
     wrong_jobs: list[str] = []
@@ -155,12 +157,18 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
                 jobs.append((where, doc))
             else:
                 wrong_jobs.append(str(api))
+        elif kind == "CronJob" and api in CRONJOB_VERSIONS:
+            cronjobs.append((where, doc))
         elif kind == "Pod" and api == "v1":
             pods.append((where, doc))
         elif kind == "ResourceQuota" and api == "v1":
             quotas.append(doc)
         else:
             others[f"{kind} ({api})" if api not in ("v1", "batch/v1") else str(kind)] += 1
+    if cronjobs and (job is None or any(job in (_name_of(d), _name_of(d).split("/")[-1]) for _, d in cronjobs)):
+        return _read_cronjob_snapshot(cronjobs, jobs, pods, others, documents, job, now, source)
+    if cronjobs:
+        others["CronJob"] += len(cronjobs)  # a Job was chosen: the CronJob is not used
     where, job_doc = _choose_job(jobs, wrong_jobs, pods, others, job, source)
     counter: Counter[tuple[str, str]] = Counter()
     the_job = _decode(Job, job_doc, counter, _describe("Job", job_doc, where), source)
@@ -205,6 +213,121 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
         left_out=tuple(left_out), other_kinds=tuple(sorted(others.items())),
         other_jobs=tuple(sorted(_name_of(d) for w, d in jobs if d is not job_doc)),
         quota=quota)
+
+
+CRONJOB_VERSIONS = ("batch/v1", "batch/v1beta1", "batch/v2alpha1")
+"""The API versions a CronJob is read from: batch/v1 (Kubernetes 1.21 on), batch/v1beta1 (1.8 to 1.24),
+batch/v2alpha1 (1.4 to 1.7); the older ones are read as batch/v1 (their fields are the same ones)."""
+
+
+def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[str, dict]],
+                           pods: list[tuple[str, dict]], others: Counter, documents: list[Any], wanted: str | None,
+                           now: str | float | None, source: str) -> CronJobSnapshot:
+    """A CronJob and the Jobs it owns (see :class:`~k8sjobs.api.snapshot.CronJobSnapshot`)."""
+    from ..api.defaults import set_defaults_cronjob
+
+    names = sorted(_name_of(d) for _, d in cronjobs)
+    if wanted is not None:
+        hits = [(w, d) for w, d in cronjobs if wanted in (_name_of(d), _name_of(d).split("/")[-1])]
+        if len(hits) > 1:
+            raise SnapshotError("job.ambiguous", source=source, name=wanted, names=[_name_of(d) for _, d in hits])
+        where, doc = hits[0]
+    elif len(cronjobs) > 1:
+        raise SnapshotError("cronjob.several", source=source, names=names)
+    else:
+        where, doc = cronjobs[0]
+    counter: Counter[tuple[str, str]] = Counter()
+    cj = _decode(CronJob, doc, counter, _describe("CronJob", doc, where), source)
+    meta = cj.metadata
+    if not meta.name:
+        raise SnapshotError("job.unreadable", [FieldError.required("metadata.name")], source=source, where=where)
+    meta = replace(meta, namespace=meta.namespace or "default", uid=meta.uid or f"snapshot-{meta.name}",
+                   resource_version=meta.resource_version or "1")
+    cj = set_defaults_cronjob(replace(cj, metadata=meta, api_version="batch/v1"))
+    ns, uid = meta.namespace, meta.uid
+    mine: list[Job] = []
+    other_jobs: list[str] = []
+    for w, d in jobs:
+        ref = _controller_ref(d)
+        d_meta = d.get("metadata") if isinstance(d.get("metadata"), dict) else {}
+        owned = ref is not None and ref.get("kind") == "CronJob" and (
+            ref.get("uid") == uid if ref.get("uid") and meta.uid and not meta.uid.startswith("snapshot-")
+            else ref.get("name") == meta.name)
+        if not owned or (d_meta.get("namespace") or ns) != ns:
+            other_jobs.append(_name_of(d))
+            continue
+        j = _complete_job(_decode(Job, d, counter, _describe("Job", d, w), source), w, source)
+        mine.append(j)
+    origin = cj.metadata.creation_timestamp
+    if origin is None:
+        origin = min(_all_instants([cj, *mine]), default=None)
+        if origin is None:
+            origin = serialize.parse_time(now) if isinstance(now, str) and _is_time(now) else 0.0
+    cj = _shift(cj, -origin)
+    mine = [_shift(j, -origin) for j in mine]
+    jobs_shown = bool(jobs) or any(_empty_list(d) for d in documents)
+    unseen_jobs: list[Job] = []
+    if not jobs_shown:
+        have = {j.metadata.name for j in mine}
+        unseen_jobs = [_stand_in_job(cj, ref, origin, source) for ref in cj.status.active if ref.name not in have]
+    all_jobs = [*mine, *unseen_jobs]
+    latest = _latest_instant([cj, *all_jobs])
+    now_given = now is not None
+    if now is None:
+        at = latest if latest is not None else 0.0
+    elif isinstance(now, str):
+        try:
+            at = serialize.parse_time(now) - origin
+        except ValueError as exc:
+            raise SnapshotError("now.invalid", value=now, detail=str(exc)) from None
+    else:
+        at = float(now) - origin
+    if at < 0:
+        raise SnapshotError("now.before_creation", now=serialize.format_time(at + origin),
+                            created=serialize.format_time(origin))
+    stand_ins: list[Pod] = []
+    for j in all_jobs:
+        stand_ins.extend(unseen_pods(j, at))
+    if pods:
+        others["Pod"] += len(pods)
+    return CronJobSnapshot(
+        cronjob=cj, jobs=tuple(all_jobs), pods=tuple(stand_ins), now=at, origin=origin, source=source,
+        now_given=now_given, api_version=str(doc.get("apiVersion")), jobs_shown=jobs_shown,
+        unseen_jobs=tuple(j.metadata.name for j in unseen_jobs),
+        ignored=tuple(Ignored(k, f, n) for (k, f), n in sorted(counter.items())),
+        other_kinds=tuple(sorted(others.items())), other_jobs=tuple(sorted(other_jobs)),
+        other_cronjobs=tuple(n for n in names if n != _name_of(doc)),
+        unseen=tuple(p.metadata.name for p in stand_ins))
+
+
+def _stand_in_job(cj: CronJob, ref: Any, origin: float, source: str) -> Job:
+    """A Job that the CronJob's ``status.active`` names and the snapshot does not hold: its template's Job,
+    created at the time its name says (``NAME-<Unix minutes>``), started then, its pods running."""
+    import datetime as _dt
+
+    from ..api.types import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION, JobStatus, ObjectMeta, OwnerReference
+    from ..controller.cronjob.utils import format_rfc3339
+
+    name = ref.name
+    _head, _sep, tail = name.rpartition("-")
+    created = cj.status.last_schedule_time
+    annotations = dict(cj.spec.job_template.metadata.annotations)
+    if tail.isdigit():
+        instant = _dt.datetime.fromtimestamp(int(tail) * 60, _dt.UTC)
+        created = serialize.parse_time(format_rfc3339(instant)) - origin
+        annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] = format_rfc3339(instant)
+    template = cj.spec.job_template
+    owner = OwnerReference(api_version="batch/v1", kind="CronJob", name=cj.metadata.name, uid=cj.metadata.uid,
+                           controller=True, block_owner_deletion=True)
+    meta = ObjectMeta(name=name, namespace=ref.namespace or cj.metadata.namespace,
+                      uid=ref.uid or f"snapshot-{name}", resource_version="1",
+                      labels=dict(template.metadata.labels), annotations=annotations, creation_timestamp=created,
+                      owner_references=(owner,))
+    job = _complete_job(Job(metadata=meta, spec=template.spec), "", source)
+    spec = job.spec
+    want = min(spec.parallelism if spec.parallelism is not None else 1,
+               spec.completions if spec.completions is not None else 1 << 30)
+    return replace(job, status=JobStatus(active=max(want, 0), ready=0, start_time=created))
 
 
 UNSEEN_NODES = 3
@@ -687,6 +810,6 @@ def assume(snapshot: Snapshot, duration: float | None = None) -> Snapshot:
     return snapshot.assuming(duration)
 
 
-__all__ = ["DEFAULT_ASSUMED_DURATION", "EXAMPLE_SNAPSHOTS", "MAX_SNAPSHOT_BYTES", "MAX_SNAPSHOT_PODS", "SNAPSHOT_COMMAND",
+__all__ = ["CRONJOB_VERSIONS", "DEFAULT_ASSUMED_DURATION", "EXAMPLE_SNAPSHOTS", "MAX_SNAPSHOT_BYTES", "MAX_SNAPSHOT_PODS", "SNAPSHOT_COMMAND",
            "UNSEEN_NODES", "Ignored", "LeftOut", "PodQuota", "Snapshot", "assume", "check_duration", "example_snapshot",
            "load_snapshot", "read_snapshot", "unseen_pods"]

@@ -325,15 +325,18 @@ class Recorder:
         # What happened before the recorder was attached (the Jobs' creation) is change 0...
         for obj in sorted(sim.store.objects("Node"), key=lambda n: n.metadata.name):
             self._change(WatchEvent("ADDED", "Node", obj))
+        # A run from a CronJob's snapshot is about the CronJob: its trace comes first, then its Jobs'.
+        cron_first = type(sim.snapshot).__name__ == "CronJobSnapshot"
+        if cron_first:
+            self._add_cronjobs(sim)
         for key in sim.job_uids:
             ns, _, name = key.partition("/")
             job = sim.store.try_get("Job", ns, name)
             self._new_trace(key, job)
             if job is not None:
                 self._change(WatchEvent("ADDED", "Job", job))
-        for cj in sim.store.objects("CronJob"):
-            self._new_cronjob_trace(cj)
-            self._change(WatchEvent("ADDED", "CronJob", cj))
+        if not cron_first:
+            self._add_cronjobs(sim)
         # A snapshot's pods were there before the run: they are part of its starting world.
         for key in sim.job_uids:
             for pod in sim.pods(key):
@@ -346,6 +349,11 @@ class Recorder:
             tr.origin = origin
         sim.add_listener(self._on_emit)
         sim.add_watcher(self._change)
+
+    def _add_cronjobs(self, sim: Simulation) -> None:
+        for cj in sim.store.objects("CronJob"):
+            self._new_cronjob_trace(cj)
+            self._change(WatchEvent("ADDED", "CronJob", cj))
 
     @property
     def trace(self) -> Trace:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..api.snapshot import Snapshot
+from ..api.snapshot import CronJobSnapshot, Snapshot
 from ..api.types import CronJob, Job
 from ..i18n import _
 from ..sim import (
@@ -111,8 +111,8 @@ class Run:
             config = SimConfig(**settings)
         elif settings:
             config = replace(config, **settings)
-        if isinstance(manifest, Snapshot):
-            self.source: Job | CronJob | Snapshot | tuple[Job | CronJob, ...] = manifest
+        if isinstance(manifest, (Snapshot, CronJobSnapshot)):
+            self.source: Job | CronJob | Snapshot | CronJobSnapshot | tuple[Job | CronJob, ...] = manifest
         else:
             objects = tuple(o for _, o in load_objects(manifest))
             self.source = objects[0] if len(objects) == 1 else objects

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from ..api.errors import DecodeError, InvalidError
-from ..api.snapshot import Snapshot
+from ..api.snapshot import CronJobSnapshot, Snapshot
 from ..api.types import Job, Phase
 from ..i18n import N_, _, join_list, ngettext
 from ..sim import (
@@ -67,6 +67,10 @@ run's remaining cycles are simulated in such slices (a few ms each) as the learn
 EAGER_FORK_WORK = 3_000
 """A run that took at most this much work is forked to its end at once (as in every lesson): only
 bigger ones show the forked cycle first and simulate the rest as the learner steps."""
+
+
+SNAPSHOTS = (Snapshot, CronJobSnapshot)
+"""What a dashboard opens at besides a manifest: a Job's or a CronJob's snapshot."""
 
 
 def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -> list[str]:
@@ -186,10 +190,10 @@ class ExplorerState:
                  informer_lag: float = 0.0, start_cycle: int = 0, max_time: float | None = None,
                  max_cycles: int | None = None, max_pods: int | None = None, max_events: int | None = None,
                  max_pod_cycles: int | None = None, budget: Budget | None = None, **settings: Any) -> None:
-        if isinstance(manifest, Snapshot):
-            # A real cluster's state: the run starts at the snapshot, the YAML shows its Job.
-            text = yamlio_dump(manifest.job)
-            self.initial_source: Snapshot | str = manifest
+        if isinstance(manifest, SNAPSHOTS):
+            # A real cluster's state: the run starts at the snapshot, the YAML shows its Job (or CronJob).
+            text = yamlio_dump(manifest.job if isinstance(manifest, Snapshot) else manifest.cronjob)
+            self.initial_source: Snapshot | CronJobSnapshot | str = manifest
         else:
             text = manifest_text(manifest)
             problems = create_problems(text)
@@ -238,7 +242,7 @@ class ExplorerState:
 
     def _first_run(self) -> Run:
         source = self.initial_source
-        if isinstance(source, Snapshot):
+        if isinstance(source, SNAPSHOTS):
             return Run(source, self.initial_config, budget=self.budget, max_time=source.now + self.max_time)
         return Run(source, self.initial_config, budget=self.budget)
 
@@ -253,10 +257,10 @@ class ExplorerState:
         return self.budget.max_cycles
 
     @property
-    def snapshot(self) -> Snapshot | None:
+    def snapshot(self) -> Snapshot | CronJobSnapshot | None:
         """The snapshot the current run started from (None for a run from a manifest)."""
         source = self.run.source
-        return source if isinstance(source, Snapshot) else None
+        return source if isinstance(source, SNAPSHOTS) else None
 
     @property
     def jobs(self) -> list[str]:
@@ -520,7 +524,7 @@ class ExplorerState:
         run = self.run
         if run.limit is None or not run.complete:
             return notice
-        lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, Snapshot))
+        lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, SNAPSHOTS))
         return "\n".join(filter(None, [notice, *lines]))
 
     def apply_yaml(self, text: str, *, mode: str = "recreate") -> list[str]:
@@ -544,7 +548,7 @@ class ExplorerState:
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
             if run.limit is not None:
-                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
+                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
             self.manifest_text = text
             return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
                                                "({n} cycle)",
@@ -557,7 +561,7 @@ class ExplorerState:
                 return self._refuse(error_lines(exc))
             if run.limit is not None and self.run.limit is None:
                 # The edit makes the run too big (a run that already stops at a limit stays editable).
-                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
+                return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
             self.manifest_text = text
             return self._new_run(run, self._fork_notice(None, run))
         return self._refuse([f'mode: Unsupported value: "{mode}": supported values: "recreate", "edit"'])
@@ -631,7 +635,7 @@ class ExplorerState:
         except (ValueError, TypeError) as exc:
             return self._refuse(error_lines(exc))
         if run.limit is not None and self.run.limit is None:
-            return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
+            return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
         # TRANSLATORS: {settings} is code such as seed=3, nodes=2.

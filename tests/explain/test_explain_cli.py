@@ -189,8 +189,8 @@ def test_forecast_runs_the_job_to_its_end_with_the_assumed_duration(tmp_path, ca
                  id="a List without a Job"),
     pytest.param(yaml.safe_dump({**job(), "apiVersion": "batch/v1beta1"}).encode(),
                  'no matches for kind "Job" in version "batch/v1beta1"', id="a Job of another version"),
-    pytest.param(yaml.safe_dump({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "c"}}).encode(),
-                 "no batch/v1 Job in the snapshot (it holds 1 CronJob)", id="a CronJob"),
+    pytest.param(yaml.safe_dump({"apiVersion": "batch/v9", "kind": "CronJob", "metadata": {"name": "c"}}).encode(),
+                 "no batch/v1 Job in the snapshot (it holds 1 CronJob (batch/v9))", id="a CronJob of no known version"),
     pytest.param(yaml.safe_dump(as_list(job(), {**pod("report-a"), "status": {
         "phase": "Running", "startTime": "yesterday"}})).encode(), "status.startTime: Invalid value: \"yesterday\"",
                  id="a pod time that is not RFC 3339"),

@@ -119,3 +119,30 @@ def test_a_snapshot_run_stopped_by_its_time_limit_counts_the_time_from_the_snaps
     assert limit is not None and limit.limit == "max_time" and limit.start == 60 and limit.value == 65
     assert "Explorer.from_snapshot(..., max_time=10)." in state.notice and "--until" not in state.notice
     assert "Run(..., max_time=70)" in state.run.message("Run")
+
+
+def test_the_dashboard_opens_a_cronjob_snapshot_at_the_cronjob_and_its_first_sync_is_what_explain_says() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).parent / "published_cronjobs" / "forbid-stale-active.yaml"
+    state = ExplorerState.from_snapshot(path, now="2022-02-09T11:00:00Z")
+    # The picker lists the CronJob first, then its Jobs (those of the snapshot, then those it makes).
+    assert state.job == "poll-daily-ballot-handout-v2" and state.jobs[1:4] == [
+        "poll-daily-ballot-handout-v2-27405480", "poll-daily-ballot-handout-v2-27405600",
+        "poll-daily-ballot-handout-v2-27405720"]
+    assert state.status_line().endswith("the snapshot of 2022-02-09T11:00:00Z: the controller's next sync comes next")
+    assert "kind: CronJob" in state.manifest_text and "schedule: 0 */2 * * *" in state.manifest_text
+    state.step()
+    answer = explain(path, now="2022-02-09T11:00:00Z")
+    assert [d.rule for d in state.current.decisions if d.rule not in ("cronjob.sync.begin", "cronjob.jobs.listed")] \
+        == [d.rule for d in answer.sync.decisions]
+    assert list(state.current.created) == answer.sync.created
+
+
+def test_explorer_from_a_cronjob_snapshot_builds_the_dashboard() -> None:
+    from pathlib import Path
+
+    ex = Explorer.from_snapshot(Path(__file__).parent / "published_cronjobs" / "daily-deadline-10s.yaml",
+                                now="2020-02-26T00:00:15Z")
+    ex.step()
+    assert ex.state.job == "qs-dependabot" and ex.state.cycle == 1

@@ -89,7 +89,7 @@ def stuck_job(**status) -> dict:
     return doc
 
 
-def test_a_started_job_without_pods_or_condition_is_named_stuck_and_its_forecast_says_the_sync_is_assumed(
+def test_a_started_job_without_pods_or_condition_is_named_stuck_and_its_forecast_starts_no_sync_unless_told(
         capsys, tmp_path) -> None:
     path = tmp_path / "stuck.json"
     path.write_text(json.dumps(stuck_job()))
@@ -98,9 +98,20 @@ def test_a_started_job_without_pods_or_condition_is_named_stuck_and_its_forecast
     assert note["since"] == 1799.0 and note["started"] == "2025-06-02T08:00:01Z"
     assert "FailedCreate" in note["text"] and "same name" in note["text"]
     assert answer["sync"]["creations"] == 2  # what a sync does when one comes
-    assert main(["explain", str(path), "--now", "2025-06-02T08:30:00Z", "--forecast", "--until", "2"]) == 0
+    # The forecast follows the plain answer: no sync is due by itself, so it starts none and nothing happens.
+    assert main(["explain", str(path), "--now", "2025-06-02T08:30:00Z", "--forecast"]) == 0
+    out = capsys.readouterr().out
+    assert "so the forecast starts none: nothing happens" in out and "--assume-sync" in out
+    forecast = cli_json(path, capsys, "--now", "2025-06-02T08:30:00Z", "--forecast")["forecast"]
+    assert forecast["cycles"] == [] and forecast["final"]["status"]["startTime"] == "2025-06-02T08:00:01Z"
+    # --assume-sync plays what follows if a sync comes: its first cycle is the sync explained (2 pods created).
+    assert main(["explain", str(path), "--now", "2025-06-02T08:30:00Z", "--forecast", "--assume-sync", "--until",
+                 "2"]) == 0
     out = capsys.readouterr().out
     assert "Its first cycle assumes that a sync comes at 2025-06-02T08:30:00Z, although none is due by itself" in out
+    forecast = cli_json(path, capsys, "--now", "2025-06-02T08:30:00Z", "--forecast", "--assume-sync", "--until",
+                        "2")["forecast"]
+    assert len(forecast["cycles"][0]["created"]) == 2
     # With a pod present, or with an active count, it is not that state.
     answer = cli_json(path, capsys)
     path.write_text(json.dumps(stuck_job(active=1)))

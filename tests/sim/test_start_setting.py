@@ -128,3 +128,22 @@ def test_run_start_on_the_command_line(tmp_path) -> None:
     bad = subprocess.run([sys.executable, "-m", "k8sjobs", "run", str(path), "--start", "yesterday"],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "start: must be an RFC 3339 date and time" in bad.stderr
+
+
+@pytest.mark.parametrize("start", ["1999-12-31T23:58:30Z", "2023-06-01T12:00:30+02:00", "2026-10-25T01:30:00+02:00",
+                                   "2038-01-19T03:10:00Z", "2100-02-28T23:50:00-05:00"])
+def test_every_job_name_is_the_unix_minute_of_its_scheduled_timestamp_and_of_the_status(start: str) -> None:
+    run = Run(cronjob("*/7 * * * *", "Europe/Berlin"), start=start, nodes=1, max_time=1800)
+    origin = SimConfig(start=start).origin
+    epoch = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    jobs = [j for j in run.cluster.jobs() if j.final_job is not None]
+    assert jobs
+    for j in jobs:
+        stamp = j.final_job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION]
+        assert j.job_name == f"report-{minutes(stamp)}"
+        # The scheduled time is a multiple of 7 minutes past the hour in Berlin, after the start.
+        local = dt.datetime.fromisoformat(stamp)
+        assert local.minute % 7 == 0 and local.second == 0 and local >= dt.datetime.fromisoformat(start)
+    last = run.cluster.cronjobs()[0].final_job.status.last_schedule_time
+    assert epoch + dt.timedelta(seconds=last + origin) == dt.datetime.fromisoformat(
+        jobs[-1].final_job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION])

@@ -1,0 +1,210 @@
+"""explain on real, published CronJob dumps: the next schedule time, the sync at `now`, the sync at the next
+schedule time, why runs were missed, the forecast and the assumptions printed.
+
+Each file in ``published_cronjobs/`` says where it was published, what was filled in, and what happened
+next on that cluster.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from k8sjobs import set_language
+from k8sjobs.cli import main
+from k8sjobs.snapshot import explain
+from k8sjobs.snapshot.cronexplain import CronExplanation
+from k8sjobs.snapshot.errors import SnapshotError
+
+PUBLISHED = Path(__file__).parent / "published_cronjobs"
+
+
+def minutes(text: str) -> int:
+    return int(dt.datetime.fromisoformat(text).timestamp()) // 60
+
+
+def cli_json(name: str, capsys, *extra: str) -> dict:
+    assert main(["explain", str(PUBLISHED / name), "--format", "json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def ids(answer: dict) -> list[str]:
+    return [n["id"] for n in answer["notes"]]
+
+
+def test_a_completed_job_left_in_active_is_removed_and_the_most_recent_missed_run_starts(capsys) -> None:
+    # kubernetes#108023: Forbid, status.active names a Job that completed 17 h before. The 1.35 controller
+    # sees it finished (SawCompletedJob), sets lastSuccessfulTime, and starts only the latest of the 8
+    # schedule times missed since 18:00 (10:00); the next run is due at 12:00.
+    answer = cli_json("forbid-stale-active.yaml", capsys, "--now", "2022-02-09T11:00:00Z")
+    name = "poll-daily-ballot-handout-v2"
+    assert answer["nextSchedule"] == "2022-02-09T12:00:00Z"
+    assert answer["nextJob"] == f"{name}-{minutes('2022-02-09T12:00:00+00:00')}"
+    sync = answer["sync"]
+    assert sync["createdJobs"] == [f"{name}-{minutes('2022-02-09T10:00:00+00:00')}"]
+    assert sync["deletedJobs"] == []
+    assert [e["reason"] for e in sync["events"]] == ["SawCompletedJob", "SuccessfulCreate"]
+    assert sync["requeueAfter"] == pytest.approx(3600.1)
+    due = next(d for d in sync["decisions"] if d["rule"] == "cronjob.schedule.due")
+    assert due["missed"] == 8 and due["case"] == "few"
+    assert any("only the most recent one, 2022-02-09T10:00:00Z, is started now" in m for m in answer["missed"])
+    # At 12:00 the Job of 10:00 (pods of the median 23 min of the three completed Jobs) is done: it runs.
+    nxt = answer["next"]
+    assert nxt["at"].startswith("2022-02-09T12:00:00.1")
+    assert nxt["createdJobs"] == [answer["nextJob"]]
+    # The Jobs were shown: no stand-ins, no note asking for them; no timeZone: the controller's zone is assumed.
+    assert answer["jobs"]["standIns"] == [] and len(answer["jobs"]["shown"]) == 3
+    assert "assume.cron_unseen_jobs" not in ids(answer) and "assume.cron_no_jobs" not in ids(answer)
+    assert "assume.cron_controller_zone" in ids(answer) and "assume.cron_latest_time" not in ids(answer)
+
+
+def test_its_forecast_deletes_the_oldest_completed_job_beyond_the_history_limit(capsys) -> None:
+    answer = cli_json("forbid-stale-active.yaml", capsys, "--now", "2022-02-09T11:00:00Z", "--forecast",
+                      "--runs", "3")
+    runs = answer["forecast"]["runs"]
+    # The sync at now settles the missed 10:00; then 12:00 and 14:00 come.
+    assert [r["scheduled"] for r in runs] == ["2022-02-09T10:00:00Z", "2022-02-09T12:00:00Z",
+                                             "2022-02-09T14:00:00Z"]
+    assert all(r["outcome"] == "cronjob.create" for r in runs)
+    # The Jobs' pods run the median time the three completed Jobs took (35, 21, 23 min): 23 min.
+    assert answer["forecast"]["durationFrom"] == "finished-jobs" and answer["forecast"]["assumedDuration"] == 1380
+    assert any("1380 s" in a for a in answer["forecast"]["assumptions"])
+    # successfulJobsHistoryLimit 3 (the default): when the Job made at 11:00 for 10:00 completes (23 min and
+    # its pod's start later), the oldest of the four completed Jobs is deleted, and so on after each run.
+    deletions = answer["forecast"]["deletions"]
+    assert deletions[0]["at"].startswith("2022-02-09T11:23:0")
+    assert [d["job"] for d in deletions[:3]] == ["poll-daily-ballot-handout-v2-27405480",
+                                                 "poll-daily-ballot-handout-v2-27405600",
+                                                 "poll-daily-ballot-handout-v2-27405720"]
+
+
+def test_a_sync_later_than_starting_deadline_seconds_passes_over_the_run_without_an_event(capsys) -> None:
+    # kubernetes#86647: daily at 00:01, startingDeadlineSeconds 10, Replace; the run of 2020-02-26 never came.
+    late = cli_json("daily-deadline-10s.yaml", capsys, "--now", "2020-02-26T00:01:15Z")
+    assert late["sync"]["createdJobs"] == [] and late["sync"]["events"] == []
+    assert [d["rule"] for d in late["sync"]["decisions"]] == ["cronjob.schedule.none_due", "cronjob.requeue"]
+    assert late["nextSchedule"] == "2020-02-27T00:01:00Z"
+    assert any("2020-02-26T00:01:00Z passed more than startingDeadlineSeconds (10 s)" in m for m in late["missed"])
+    # On time (9 s late), the same sync starts it.
+    on_time = cli_json("daily-deadline-10s.yaml", capsys, "--now", "2020-02-26T00:01:09Z")
+    assert on_time["sync"]["createdJobs"] == [f"qs-dependabot-{minutes('2020-02-26T00:01:00+00:00')}"]
+    assert on_time["missed"] == []
+
+
+def test_a_cronjob_alone_is_read_with_the_notes_it_rests_on(capsys) -> None:
+    answer = cli_json("daily-deadline-10s.yaml", capsys)
+    # No --now: the latest time recorded (lastScheduleTime); nothing is due then, the next run is a day later.
+    assert answer["now"] == "2020-02-25T00:01:00Z" and answer["nextSchedule"] == "2020-02-26T00:01:00Z"
+    assert answer["apiVersion"] == "batch/v1beta1"
+    assert ids(answer) == ["assume.cron_sync_time", "assume.cron_latest_time", "assume.cron_no_jobs",
+                           "assume.cron_controller_zone", "assume.cron_old_api"]
+    note = next(n for n in answer["notes"] if n["id"] == "assume.cron_no_jobs")
+    assert note["command"] == "kubectl get cronjob,jobs -o yaml"
+    assert "--now" in next(n["text"] for n in answer["notes"] if n["id"] == "assume.cron_latest_time")
+
+
+def test_a_weekday_run_is_started_within_the_deadline_and_passed_over_after_it(capsys) -> None:
+    # kubernetes#93578 (batch/v1beta1): 14:00 on weekdays, startingDeadlineSeconds 600, Forbid.
+    job = f"rcj-homebroker-bolsa-{minutes('2020-07-30T14:00:00+00:00')}"
+    ok = cli_json("weekdays-deadline-v1beta1.yaml", capsys, "--now", "2020-07-30T14:09:00Z")
+    assert ok["sync"]["createdJobs"] == [job]
+    late = cli_json("weekdays-deadline-v1beta1.yaml", capsys, "--now", "2020-07-30T14:11:00Z")
+    assert late["sync"]["createdJobs"] == []
+    # Thursday 14:00 missed; the next run is Friday's.
+    assert late["nextSchedule"] == "2020-07-31T14:00:00Z"
+    assert any("startingDeadlineSeconds (600 s)" in m for m in late["missed"])
+    assert "assume.cron_old_api" in ids(late)
+
+
+def test_status_active_without_its_job_stands_in_a_running_job_and_forbid_skips() -> None:
+    text = (PUBLISHED / "forbid-stale-active.yaml").read_text()
+    # The CronJob alone (its first item), as `kubectl get cronjob NAME -o yaml` prints it.
+    import yaml
+
+    doc = yaml.safe_load(text)["items"][0]
+    answer = explain(doc, now="2022-02-08T20:00:05Z")
+    assert isinstance(answer, CronExplanation)
+    assert answer.snapshot.unseen_jobs == ("poll-daily-ballot-handout-v2-27405720",)
+    data = answer.to_json()
+    # Its Job is taken as running: Forbid skips the 20:00 run (JobAlreadyActive); the stand-in is named.
+    assert data["sync"]["createdJobs"] == []
+    assert [e["reason"] for e in data["sync"]["events"]] == ["JobAlreadyActive"]
+    assert "assume.cron_unseen_jobs" in [n.id for n in answer.notes]
+    assert any("concurrencyPolicy Forbid" in m for m in answer.missed())
+    assert "kubectl get cronjob,jobs -n transparency -o yaml" in answer.render_text()
+
+
+def test_the_next_run_is_given_in_the_cronjobs_zone_and_in_utc() -> None:
+    doc = {"apiVersion": "batch/v1", "kind": "CronJob",
+           "metadata": {"name": "report", "namespace": "default", "creationTimestamp": "2026-03-01T00:00:00Z"},
+           "spec": {"schedule": "0 3 * * *", "timeZone": "America/New_York",
+                    "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [
+                        {"name": "c", "image": "busybox"}]}}}}}}
+    answer = explain(doc, now="2026-03-07T12:00:00Z")
+    data = answer.to_json()
+    # The spring-forward night: 03:00 EDT is 07:00 UTC.
+    assert data["nextScheduleLocal"] == "2026-03-08T03:00:00-04:00" and data["nextSchedule"] == "2026-03-08T07:00:00Z"
+    assert data["nextJob"] == f"report-{minutes('2026-03-08T07:00:00+00:00')}"
+    assert "assume.cron_controller_zone" not in [n.id for n in answer.notes]
+    assert "2026-03-08T03:00:00-04:00 (America/New_York), 2026-03-08T07:00:00Z" in answer.render_text()
+
+
+def test_a_bad_runs_value_names_the_option_on_each_surface() -> None:
+    answer = explain(PUBLISHED / "daily-deadline-10s.yaml")
+    with pytest.raises(SnapshotError, match="runs: must be a whole number of schedule times from 1 to 1000"):
+        answer.forecast(0)
+    out = subprocess.run([sys.executable, "-m", "k8sjobs", "explain", str(PUBLISHED / "daily-deadline-10s.yaml"),
+                          "--forecast", "--runs", "0"], capture_output=True, text=True)
+    assert out.returncode == 1 and out.stderr.startswith("--runs: must be a whole number")
+
+
+def test_the_text_is_translated(capsys) -> None:
+    set_language("ru")
+    try:
+        assert main(["explain", str(PUBLISHED / "daily-deadline-10s.yaml")]) == 0
+        out = capsys.readouterr().out
+    finally:
+        set_language("en")
+    assert "CronJob default/qs-dependabot" in out and "next schedule time" not in out
+
+
+def test_a_job_of_the_list_is_explained_as_a_job_when_chosen_by_name(capsys) -> None:
+    answer = cli_json("forbid-stale-active.yaml", capsys, "--job", "poll-daily-ballot-handout-v2-27405720")
+    assert answer["job"] == "transparency/poll-daily-ballot-handout-v2-27405720"
+    assert [d["rule"] for d in answer["decisions"]] == ["sync.skip.finished"]
+    assert main(["explain", str(PUBLISHED / "forbid-stale-active.yaml"), "--job",
+                 "poll-daily-ballot-handout-v2-27405720"]) == 0
+    assert "Not used by the model (ignored): 1 CronJob object" in capsys.readouterr().out
+
+
+def test_a_suspended_cronjob_says_why_its_runs_pass_and_what_resuming_does() -> None:
+    import yaml
+
+    doc = yaml.safe_load((PUBLISHED / "daily-deadline-10s.yaml").read_text())
+    doc["spec"]["suspend"] = True
+    answer = explain(doc, now="2020-02-27T09:00:00Z")
+    data = answer.to_json()
+    assert [d["rule"] for d in data["sync"]["decisions"]] == ["cronjob.skip.suspended"]
+    assert data["sync"]["requeueAfter"] is None and data["next"] is None
+    assert data["nextSchedule"] == "2020-02-28T00:01:00Z"  # when it would run, were it resumed
+    assert any("spec.suspend: true" in m for m in data["missed"])
+    assert "No sync comes at the next schedule time" in answer.render_text()
+
+
+def test_several_cronjobs_ask_for_one_by_name_on_each_surface() -> None:
+    import yaml
+
+    one = yaml.safe_load((PUBLISHED / "daily-deadline-10s.yaml").read_text())
+    other = {**one, "metadata": {**one["metadata"], "name": "other"}}
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [one, other]})
+    with pytest.raises(SnapshotError) as err:
+        explain(text)
+    assert str(err.value) == '<snapshot>: 2 CronJobs in the snapshot (default/other, default/qs-dependabot): ' \
+        'choose one with job="NAME"'
+    assert err.value.render("cli").endswith("choose one with --job NAME")
+    assert explain(text, job="other").snapshot.cronjob.metadata.name == "other"
