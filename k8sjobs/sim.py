@@ -44,7 +44,7 @@ from .controller.cronjob.utils import load_location
 from .controller.job.job_controller import JOB_POD_INDEX, SETTLED_FAILED, JobController, StoreJobClient
 from .controller.job.util.utils import is_job_finished
 from .controller.ttlafterfinished.ttlafterfinished_controller import TTLAfterFinishedController
-from .controller.workqueue import RateLimitingQueue
+from .controller.workqueue import RateLimitingQueue, default_controller_rate_limiter
 from .ids import IdSource
 
 PRIORITY_WORKER = 20
@@ -556,7 +556,8 @@ class Simulation:
         job_worker.bind(self.controller.process_next_work_item, self.controller.queue.__len__)
         orphan_worker.bind(self.controller.process_next_orphan_pod)
         ttl_worker = self.register_worker("ttl", PRIORITY_TTL_WORKER, drain=True)
-        ttl_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(ttl_worker))
+        ttl_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(ttl_worker),
+                                      rate_limiter=default_controller_rate_limiter(self.clock))
         self.ttl = TTLAfterFinishedController(jobs=self.job_informer, client=StoreJobClient(self.store),
                                               clock=self.clock, queue=ttl_queue, emit=self._emit)
         ttl_worker.bind(self.ttl.process_next_work_item)
@@ -566,7 +567,8 @@ class Simulation:
             # The CronJob controller (a run without CronJobs does not start it: nothing would wake it).
             self.cronjob_informer = Informer(self.store, "CronJob", inf_sched, lag=config.informer_lag)
             cron_worker = self.register_worker("cronjob-controller", PRIORITY_CRONJOB_WORKER)
-            cron_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(cron_worker))
+            cron_queue = RateLimitingQueue(self.clock, self.heap, on_ready=self._on_ready(cron_worker),
+                                           rate_limiter=default_controller_rate_limiter(self.clock))
             self.cronjob_controller = CronJobController(
                 cronjobs=self.cronjob_informer, jobs=self.job_informer, job_control=StoreJobControl(self.store),
                 cronjob_control=StoreCronJobControl(self.store),

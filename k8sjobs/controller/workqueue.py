@@ -2,8 +2,11 @@
 
 Semantics kept from client-go: a key is queued at most once ("dirty" set); a key
 re-added while it is being processed is queued again when processing is done;
-``add_after`` keeps the earliest pending time per key; ``add_rate_limited`` waits
-``base * 2^failures`` (1 s doubling to 1 min for the Job controller) until ``forget``.
+``add_after`` keeps the earliest pending time per key; ``add_rate_limited`` waits what the
+queue's rate limiter says until ``forget``: ``base * 2^failures`` (1 s doubling to 1 min for the
+Job controller), or client-go's default controller limiter (5 ms doubling to 1000 s per key, and
+a token bucket of 10 a second with a burst of 100 over all keys) for the CronJob and
+ttl-after-finished controllers.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from ..clock import Clock, Scheduler, copy_callback
 
 DEFAULT_JOB_API_BACKOFF = 1.0
 MAX_JOB_API_BACKOFF = 60.0
+DEFAULT_CONTROLLER_BASE_DELAY = 0.005
+DEFAULT_CONTROLLER_MAX_DELAY = 1000.0
+DEFAULT_CONTROLLER_QPS = 10.0
+DEFAULT_CONTROLLER_BURST = 100
 PRIORITY_QUEUE = 15
 """Heap priority of delayed adds: after informer deliveries, before worker runs."""
 
@@ -47,11 +54,66 @@ class ItemExponentialFailureRateLimiter:
         self._failures.pop(key, None)
 
 
+class BucketRateLimiter:
+    """One token bucket for every key: ``qps`` tokens a second, at most ``burst`` saved (mirrors
+    BucketRateLimiter over golang.org/x/time/rate: a reservation takes a token now and waits
+    for it when the bucket is empty)."""
+
+    def __init__(self, clock: Clock, qps: float = DEFAULT_CONTROLLER_QPS,
+                 burst: int = DEFAULT_CONTROLLER_BURST) -> None:
+        self.clock = clock
+        self.qps = qps
+        self.burst = burst
+        self._tokens = float(burst)
+        self._last = clock.now()
+
+    def when(self, key: str) -> float:
+        """The delay until a token is free for this requeue, taking it."""
+        now = self.clock.now()
+        self._tokens = min(float(self.burst), self._tokens + max(0.0, now - self._last) * self.qps) - 1.0
+        self._last = now
+        return 0.0 if self._tokens >= 0 else -self._tokens / self.qps
+
+    def num_requeues(self, key: str) -> int:
+        """The bucket counts no failures."""
+        return 0
+
+    def forget(self, key: str) -> None:
+        """Nothing to forget: the bucket is shared."""
+
+
+class MaxOfRateLimiter:
+    """The longest delay of several limiters (mirrors MaxOfRateLimiter)."""
+
+    def __init__(self, *limiters: ItemExponentialFailureRateLimiter | BucketRateLimiter) -> None:
+        self.limiters = limiters
+
+    def when(self, key: str) -> float:
+        """Every limiter counts this requeue; the longest delay wins."""
+        return max(limiter.when(key) for limiter in self.limiters)
+
+    def num_requeues(self, key: str) -> int:
+        """The most failures any limiter counts for ``key``."""
+        return max(limiter.num_requeues(key) for limiter in self.limiters)
+
+    def forget(self, key: str) -> None:
+        """Reset ``key`` in every limiter."""
+        for limiter in self.limiters:
+            limiter.forget(key)
+
+
+def default_controller_rate_limiter(clock: Clock) -> MaxOfRateLimiter:
+    """client-go's DefaultControllerRateLimiter, which the CronJob and ttl-after-finished controllers'
+    queues use: 5 ms doubling to 1000 s per key, and 10 requeues a second (burst 100) over all keys."""
+    return MaxOfRateLimiter(ItemExponentialFailureRateLimiter(DEFAULT_CONTROLLER_BASE_DELAY, DEFAULT_CONTROLLER_MAX_DELAY),
+                            BucketRateLimiter(clock))
+
+
 class RateLimitingQueue:
     """The Job controller's queue of ``namespace/name`` keys."""
 
     def __init__(self, clock: Clock, scheduler: Scheduler | None = None, *,
-                 rate_limiter: ItemExponentialFailureRateLimiter | None = None,
+                 rate_limiter: ItemExponentialFailureRateLimiter | MaxOfRateLimiter | None = None,
                  on_ready: Callable[[], None] | None = None) -> None:
         self.clock = clock
         self.scheduler = scheduler

@@ -182,7 +182,7 @@ def test_a_cronjob_sync_that_fails_is_headlined_by_its_error_and_the_rate_limite
     first = cycles[0]
     assert first.error == "injected"
     assert first.headline.rule == "cronjob.sync.error"
-    assert first.headline.fields["retry_in"] == pytest.approx(0.005)
+    assert first.headline.fields["retry_in"] == pytest.approx(0.005)  # client-go DefaultControllerRateLimiter: 5 ms first
     assert cycles[1].t == pytest.approx(0.005) and cycles[1].error is None
 
 
