@@ -105,9 +105,27 @@ def _zone_of(spec: Any, controller_zone: str) -> str:
     return controller_zone
 
 
+class RunZone(str):
+    """A zone's IANA name that also knows where the run's simulated time 0 is on the wall clock
+    (:attr:`Trace.origin <k8sjobs.trace.recorder.Trace.origin>`: seconds after EPOCH, set by a
+    run's ``start``), so every time the views print is the run's own date, not the default one."""
+
+    origin: float
+
+    def __new__(cls, name: str, origin: float = 0.0) -> RunZone:
+        z = super().__new__(cls, name)
+        z.origin = origin
+        return z
+
+
+def _origin(zone: str) -> float:
+    return getattr(zone, "origin", 0.0)
+
+
 def zone_of(spec: Any, controller_zone: str) -> str:
-    """The IANA name of the zone a CronJob spec's times are read in (see :func:`_zone_of`)."""
-    return _zone_of(spec, controller_zone)
+    """The IANA name of the zone a CronJob spec's times are read in (see :func:`_zone_of`), keeping the
+    run's origin when ``controller_zone`` is a :class:`RunZone`."""
+    return RunZone(_zone_of(spec, controller_zone), _origin(controller_zone))
 
 
 def tz(name: str) -> _dt.tzinfo:
@@ -120,7 +138,7 @@ def tz(name: str) -> _dt.tzinfo:
 
 def to_local(t: float, zone: str) -> _dt.datetime:
     """Simulated seconds as an aware datetime in ``zone``."""
-    return (EPOCH + _dt.timedelta(seconds=t)).astimezone(tz(zone))
+    return (EPOCH + _dt.timedelta(seconds=t + _origin(zone))).astimezone(tz(zone))
 
 
 def _schedule_text(spec: Any) -> str:
@@ -142,6 +160,7 @@ def _times_between(spec: Any, start: float, end: float, controller_zone: str, ro
         sched = parse_standard(_schedule_text(spec))
     except CronParseError:
         return []
+    origin = _origin(controller_zone)
     zone = tz(controller_zone)
     out: list[float] = []
     if isinstance(sched, ConstantDelaySchedule):
@@ -150,13 +169,13 @@ def _times_between(spec: Any, start: float, end: float, controller_zone: str, ro
             out.append(float(int(t)))
             t = out[-1] + sched.delay_seconds
         return out
-    w = (EPOCH + _dt.timedelta(seconds=start)).astimezone(zone)
+    w = (EPOCH + _dt.timedelta(seconds=start + origin)).astimezone(zone)
     while len(out) < room:
         w = sched.next(w)
         if is_zero(w):
             break
         d = w - EPOCH
-        s = d.days * 86400 + d.seconds
+        s = d.days * 86400 + d.seconds - origin
         if s > end:
             break
         out.append(float(s))
@@ -179,7 +198,7 @@ class _Builder:
 
     def __init__(self, trace: Trace) -> None:
         self.uid = trace.job_uid
-        self.zone = trace.config.controller_zone
+        self.zone = RunZone(trace.config.controller_zone, trace.origin)
         self.jobs: dict[str, JobLife] = {}
         self.by_name: dict[str, JobLife] = {}
         self.changes = 0

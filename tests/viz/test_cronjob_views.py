@@ -214,3 +214,17 @@ def test_a_run_extended_step_by_step_is_read_on_and_shows_what_a_whole_run_shows
     for view in ("schedule", "history"):
         for k in (1, len(whole.cycles) // 2, len(whole.cycles)):
             assert viz.text(view, tr, k) == viz.text(view, whole, k), (view, k)
+
+
+def test_the_cronjob_views_print_the_dates_of_a_run_started_on_another_day() -> None:
+    from k8sjobs import Run
+    from k8sjobs.viz import text
+
+    daily = C.cronjob("30 2 * * *", spec="  timeZone: Europe/Berlin\n")
+    run = Run(daily, start="2026-03-28T00:00:00+01:00", max_time=3 * 86400)
+    tr = run.cluster.cronjobs()[0]
+    schedule = text("schedule", tr, len(tr.cycles))
+    # 29 March 2026 has no 02:30 in Berlin (clocks jump from 02:00 to 03:00): two runs, not three
+    assert "2026-03-28 02:30" in schedule and "2026-03-30 02:30" in schedule
+    assert "2026-03-29" not in schedule and "2026-01-0" not in schedule
+    assert "2026-03-30 02:30" in text("history", tr, len(tr.cycles))
