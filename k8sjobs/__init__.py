@@ -8,7 +8,9 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
 * :func:`load_job`, :func:`validate` — read and check a manifest (a Job, or for
   :func:`validate` also a CronJob) as the API server would.
 * :func:`render_trace` — stable text of a run; :func:`describe_job`, :func:`get_job` — what
-  ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print.
+  ``kubectl describe job`` and ``kubectl get job [-o yaml|json|jsonpath=...]`` print (given a
+  CronJob's trace, ``run.trace_of("cronjob/default/NAME")``, what ``kubectl describe cronjob`` and
+  ``kubectl get cronjob`` print; :func:`describe_cronjob` says so by its name).
 * :func:`explain` — what the Job controller does next with a real Job, and why: give it what
   ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` printed (text or a
   path); :func:`load_snapshot` reads such a snapshot, :func:`example_snapshot` returns the
@@ -48,7 +50,7 @@ from .snapshot import (
     load_snapshot,
     redact_snapshot,
 )
-from .trace import Run, Trace, describe_job, get_job, render_trace
+from .trace import Run, Trace, describe_cronjob, describe_job, get_job, render_trace
 from .trace.schedule_words import say_schedule
 
 __version__ = "0.1.0"
@@ -153,6 +155,7 @@ __all__ = [
     "Snapshot",
     "Trace",
     "VIEWS",
+    "describe_cronjob",
     "describe_job",
     "example_snapshot",
     "explain",

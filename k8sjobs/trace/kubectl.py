@@ -119,7 +119,8 @@ def _job_at(trace: Trace, cycle: int | None) -> tuple[Job | None, float, list, s
 
 
 def _not_found(trace: Trace, when: str) -> str:
-    return f'Error from server (NotFound): jobs.batch "{trace.job_name}" not found (deleted {when})'
+    resource = "cronjobs.batch" if trace.kind == "CronJob" else "jobs.batch"
+    return f'Error from server (NotFound): {resource} "{trace.job_name}" not found (deleted {when})'
 
 
 # ----------------------------------------------------------------------------- describe
@@ -443,6 +444,8 @@ def describe_job(trace: Trace, cycle: int | None = None) -> str:
     (Completed Indexes), Pod Template, Events. No Conditions: see :func:`get_job` with
     ``output="yaml"`` or ``"jsonpath=..."``. Ages are measured from that moment.
     """
+    if trace.kind == "CronJob":
+        return describe_cronjob(trace, cycle)
     job, now, events, when = _job_at(trace, cycle)
     if job is None:
         return _not_found(trace, when)
@@ -485,10 +488,15 @@ def _table_row(job: Job, now: float, *, wide: bool) -> list[str]:
     created = job.metadata.creation_timestamp or 0.0
     row = [job.metadata.name, job_status_column(job), completions, duration, human_duration(now - created)]
     if wide:
-        containers = spec.template.spec.containers
-        row += [",".join(c.name for c in containers), ",".join(c.image or "" for c in containers),
-                format_selector(spec.selector)]
+        row += _wide_cells(spec)
     return row
+
+
+def _wide_cells(spec: Any) -> list[str]:
+    """CONTAINERS, IMAGES and SELECTOR of a Job spec (or a CronJob's Job template spec), as ``-o wide`` adds them."""
+    containers = spec.template.spec.containers
+    return [",".join(c.name for c in containers), ",".join(c.image or "" for c in containers),
+            format_selector(spec.selector)]
 
 
 _TABLE = {"minwidth": 6, "padding": 3}
@@ -799,6 +807,7 @@ def get_job(trace: Trace, cycle: int | None = None, output: str | None = None) -
     kubectl's message.
     """
     job, now, _events, when = _job_at(trace, cycle)
+    cron = trace.kind == "CronJob"
     fmt, _, arg = (output or "").partition("=")
     fmt = fmt.strip()
     if len(arg) >= 2 and arg[0] == arg[-1] and arg[0] in "'\"":
@@ -814,13 +823,20 @@ def get_job(trace: Trace, cycle: int | None = None, output: str | None = None) -
     if job is None:
         return _not_found(trace, when)
     if fmt in ("", "wide"):
+        if cron:
+            header = ["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"]
+            row = _cronjob_row(job, now, job.metadata.name)
+            if fmt == "wide":
+                header += ["CONTAINERS", "IMAGES", "SELECTOR"]
+                row += _wide_cells(job.spec.job_template.spec)
+            return tabwrite("\n".join("\t".join(r) for r in (header, row)), **_TABLE)
         header = ["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]
         if fmt == "wide":
             header += ["CONTAINERS", "IMAGES", "SELECTOR"]
         rows = [header, _table_row(job, now, wide=fmt == "wide")]
         return tabwrite("\n".join("\t".join(r) for r in rows), **_TABLE)
     if fmt == "name":
-        return f"job.batch/{job.metadata.name}"
+        return f"{'cronjob' if cron else 'job'}.batch/{job.metadata.name}"
     document = job_document(job, trace.origin)
     if fmt == "yaml":
         return to_kubectl_yaml(document).rstrip("\n")
@@ -867,14 +883,16 @@ def get_cronjobs_and_jobs(cronjobs: Iterable[Trace], jobs: Iterable[Trace]) -> s
     return "\n\n".join(blocks) if blocks else "No resources found in default namespace."
 
 
-def describe_cronjob(trace: Trace) -> str:
-    """``kubectl describe cronjob NAME`` at the end of the run (kubectl's describeCronJob fields, in its order:
-    Name, Namespace, Labels, Annotations, Schedule, (Time Zone), Concurrency Policy, Suspend, the history
-    limits, Starting Deadline Seconds, the Job template's Selector, Parallelism, Completions, (Active
-    Deadline Seconds), Pod Template, Last Schedule Time, Active Jobs, Events)."""
-    cj, now = trace.final_job, trace.end_t
+def describe_cronjob(trace: Trace, cycle: int | None = None) -> str:
+    """``kubectl describe cronjob NAME`` right after the CronJob's sync ``cycle`` (default: at the end of the run;
+    kubectl's describeCronJob fields, in its order: Name, Namespace, Labels, Annotations, Schedule, (Time Zone),
+    Concurrency Policy, Suspend, the history limits, Starting Deadline Seconds, the Job template's Selector,
+    Parallelism, Completions, (Active Deadline Seconds), Pod Template, Last Schedule Time, Active Jobs,
+    Events). ``trace`` is the CronJob's (``run.trace_of("cronjob/default/NAME")``)."""
+    cj, now, events, when = _job_at(trace, cycle)
     if cj is None:
-        return f'Error from server (NotFound): cronjobs.batch "{trace.job_name}" not found'
+        return _not_found(trace, when) if cycle is not None else \
+            f'Error from server (NotFound): cronjobs.batch "{trace.job_name}" not found'
     spec, st, meta = cj.spec, cj.status, cj.metadata
     job_spec = spec.job_template.spec
 
@@ -901,7 +919,7 @@ def describe_cronjob(trace: Trace) -> str:
     if st.last_schedule_time is not None:
         lines.append(f"Last Schedule Time:\t{_date(st.last_schedule_time, trace.origin)}")
     lines.append(f"Active Jobs:\t{', '.join(r.name for r in st.active) or '<none>'}")
-    lines += _event_lines(list(trace.events), now, "cronjob-controller")
+    lines += _event_lines(list(events), now, "cronjob-controller")
     return _align(lines)
 
 

@@ -127,7 +127,8 @@ class Trace:
             c = self.cycle(index)
             end, t = c.change_end, c.t
         objs = self._objects_until(end)
-        job = next((o for (k, _, _), o in objs.items() if k == "Job" and o.metadata.uid == self.job_uid), None)
+        kind = self.kind
+        job = next((o for (k, _, _), o in objs.items() if k == kind and o.metadata.uid == self.job_uid), None)
         pods = sorted((o for (k, _, _), o in objs.items() if k == "Pod"
                        and any(r.uid == self.job_uid for r in o.metadata.owner_references)),
                       key=lambda p: (p.metadata.creation_timestamp or 0.0, p.metadata.uid))

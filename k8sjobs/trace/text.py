@@ -108,11 +108,23 @@ def run_header(trace: Trace) -> str:
 
 
 def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None) -> str:
-    """The whole run as text: header, one block per cycle, then the describe summary."""
-    lines = [run_header(trace), cycle_header()]
+    """The whole run of one object as text: header, one block per cycle (sync), then the describe summary.
+
+    A CronJob's trace renders its own syncs and ends with ``kubectl describe cronjob``."""
+    if trace.kind == "CronJob":
+        cfg = trace.config
+        # TRANSLATORS: the first line of a trace of one CronJob's syncs; seed=, nodes= and informer-lag= as above.
+        lines = [_("k8sjobs run: cronjob.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s")
+                 .format(job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node,
+                         lag=f"{cfg.informer_lag:g}"),
+                 _("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
+                     start=format_time(trace.origin), zone=cfg.controller_zone),
+                 cycle_header()]
+    else:
+        lines = [run_header(trace), cycle_header()]
     cycles = trace.cycles if limit is None else trace.cycles[:limit]
     for c in cycles:
-        lines.append(render_cycle(c, details=details))
+        lines.append(render_cycle(c, details=details, kind=trace.kind))
     if limit is not None and len(trace.cycles) > limit:
         more = len(trace.cycles) - limit
         lines.append(ngettext("... {n} more cycle", "... {n} more cycles", more).format(n=more))

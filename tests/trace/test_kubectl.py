@@ -227,3 +227,27 @@ def test_a_job_being_deleted_in_the_foreground_is_terminating() -> None:
     job = Run((DOCS / "job.yaml").read_text(), seed=0).trace.state_at(3).job
     deleting = evolve(job, metadata=evolve(job.metadata, deletion_timestamp=6.0))
     assert job_status_column(job) == "Running" and job_status_column(deleting) == "Terminating"
+
+
+def test_a_cronjobs_trace_is_rendered_got_and_described_as_kubectl_shows_a_cronjob_at_any_sync() -> None:
+    from pathlib import Path
+
+    from k8sjobs import Run, describe_cronjob, describe_job, get_job, render_trace
+
+    run = Run((Path(__file__).parents[2] / "examples" / "cronjob" / "hello.yaml").read_text(), max_time=200)
+    tr = run.trace_of("cronjob/default/hello")
+    text = render_trace(tr, limit=2)
+    assert text.startswith("k8sjobs run: cronjob.batch/hello  seed=0")
+    assert "created hello-29453761 for the schedule time 2026-01-01T00:01:00Z" in text
+    assert get_job(tr).splitlines() == [
+        "NAME    SCHEDULE    TIMEZONE   SUSPEND   ACTIVE   LAST SCHEDULE   AGE",
+        "hello   * * * * *   <none>     False     0        5s              3m5s"]
+    assert get_job(tr, 2).splitlines()[1].split() == ["hello", "*", "*", "*", "*", "*", "<none>", "False", "1", "0s", "60s"]
+    assert get_job(tr, 2, "wide").splitlines()[0].split()[-3:] == ["CONTAINERS", "IMAGES", "SELECTOR"]
+    assert get_job(tr, output="name") == "cronjob.batch/hello"
+    assert get_job(tr, 2, "jsonpath={.status.active[*].name}") == "hello-29453761"
+    assert get_job(tr, output="yaml").startswith("apiVersion: batch/v1\nkind: CronJob\n")
+    at_2 = describe_cronjob(tr, 2)
+    assert describe_job(tr, 2) == at_2
+    assert "Active Jobs:         hello-29453761" in at_2 and at_2.count("SuccessfulCreate") == 1
+    assert "Last Schedule Time:  Thu, 01 Jan 2026 00:03:00 +0000" in describe_cronjob(tr)
