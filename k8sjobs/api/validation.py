@@ -392,24 +392,59 @@ def validate_immutable(new: Any, old: Any, path: str, type_expr: str, shown: Any
     return [FieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)]
 
 
+# Label and annotation maps already found valid, as (key, value) tuples: whether a map is valid depends on
+# nothing else (not the path), and the API server validates the same maps again on every write of an
+# object (a Job's labels and annotations at each status write). Bounded: cleared when full.
+_VALID_LABELS: set[tuple[tuple[str, str], ...]] = set()
+_VALID_ANNOTATIONS: set[tuple[tuple[str, str], ...]] = set()
+_VALID_MAPS_SIZE = 4096
+
+
+def _known(items: tuple, known: set) -> bool:
+    try:
+        return items in known
+    except TypeError:  # a value that is not a string (a list decoded from YAML): validated the long way
+        return False
+
+
+def _remember(known: set, items: tuple) -> None:
+    try:
+        hash(items)
+    except TypeError:
+        return
+    if len(known) >= _VALID_MAPS_SIZE:
+        known.clear()
+    known.add(items)
+
+
 def validate_labels(labels: dict[str, str], path: str) -> list[FieldError]:
     """unversionedvalidation.ValidateLabels (errors carry the map's path, not the key's)."""
+    items = tuple(labels.items())
+    if _known(items, _VALID_LABELS):
+        return []
     errs: list[FieldError] = []
-    for k, v in sorted(labels.items()):
+    for k, v in sorted(items):
         errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k))
         if isinstance(v, str):
             errs.extend(FieldError.invalid(path, v, m) for m in is_valid_label_value(v))
+    if not errs:
+        _remember(_VALID_LABELS, items)
     return errs
 
 
 def validate_annotations(annotations: dict[str, str], path: str) -> list[FieldError]:
     """ValidateAnnotations: keys are qualified names (case-insensitive), total size <= 256 KiB."""
+    items = tuple(annotations.items())
+    if _known(items, _VALID_ANNOTATIONS):
+        return []
     errs: list[FieldError] = []
     for k in sorted(annotations):
         errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k.lower()))
-    size = sum(len(k) + len(v) for k, v in annotations.items())
+    size = sum(len(k) + len(v) for k, v in items)
     if size > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(FieldError.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
+    if not errs:
+        _remember(_VALID_ANNOTATIONS, items)
     return errs
 
 
