@@ -161,6 +161,22 @@ def set_defaults_pod_template(template: PodTemplateSpec) -> PodTemplateSpec:
 
 def set_defaults_pod_spec(spec: PodSpec) -> PodSpec:
     """SetDefaults_PodSpec plus the defaults of everything a pod spec contains."""
+    # A pure function of an immutable spec: the same spec object (a CronJob's template, every Job it
+    # creates) gets the same defaulted object back, found by identity (the entry keeps the spec alive).
+    known = _DEFAULTED_POD_SPECS.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    out = _defaulted_pod_spec(spec)
+    if len(_DEFAULTED_POD_SPECS) >= 256:
+        _DEFAULTED_POD_SPECS.clear()
+    _DEFAULTED_POD_SPECS[id(spec)] = (spec, out)
+    return out
+
+
+_DEFAULTED_POD_SPECS: dict[int, tuple[PodSpec, PodSpec]] = {}
+
+
+def _defaulted_pod_spec(spec: PodSpec) -> PodSpec:
     extra = dict(spec.extra)
     if not extra.get("dnsPolicy"):
         extra["dnsPolicy"] = "ClusterFirst"
@@ -444,8 +460,13 @@ def prepare_for_update(old: Job, new: Job) -> Job:
 
 def prepare_for_status_update(old: Job, new: Job) -> Job:
     """rest.BeforeUpdate + Job status strategy PrepareForUpdate: only the status may change."""
+    meta = new.metadata
+    if meta is old.metadata:
+        # A status write as the store makes it (the stored object with a new status): every field
+        # below would be set to the value it has.
+        return new if new.spec is old.spec else evolve(new, spec=old.spec)
     meta = evolve(
-        new.metadata,
+        meta,
         generation=old.metadata.generation,
         uid=new.metadata.uid or old.metadata.uid,
         resource_version=new.metadata.resource_version or old.metadata.resource_version,

@@ -257,6 +257,9 @@ class CronJobController:
         self.queue = queue if queue is not None else RateLimitingQueue(
             clock, rate_limiter=ItemExponentialFailureRateLimiter(RATE_LIMIT_BASE, RATE_LIMIT_MAX))
         self.emit = emit
+        # self._say(rule, **fields): language-neutral, the rule id and its fields (k8sjobs.trace.reasons
+        # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
+        self._say: Emit = emit
         self.zone_name = zone
         u.load_location(zone)  # an unknown zone fails here, naming it
         self.last_result: CronJobSyncResult | None = None
@@ -273,10 +276,6 @@ class CronJobController:
         """The controller's own zone (looked up by name each time: a zone read from tzdata cannot be
         deep-copied, and a simulation's snapshot copies its controllers)."""
         return u.load_location(self.zone_name) or _dt.UTC
-
-    def _say(self, rule: str, **fields: Any) -> None:
-        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence.
-        self.emit(rule, **fields)
 
     def now(self) -> _dt.datetime:
         """jm.now(): the clock's instant in the controller's zone."""

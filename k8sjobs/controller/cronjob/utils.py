@@ -195,11 +195,30 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     schedule can be misjudged (upstream's quirk, kept).
     """
     zone = now.tzinfo
+    deadline = cj.spec.starting_deadline_seconds if include_starting_deadline_seconds else None
+    # A pure function of these: a sync asks twice (nextScheduleTime, then nextScheduleTimeDuration),
+    # and without a deadline both questions are the same. The zone is compared by identity.
+    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), schedule)
+    known = _MOST_RECENT.get(key)
+    if known is not None and known[0] is zone:
+        return known[1]
+    answer = _most_recent_schedule_time(cj, now, schedule, deadline)
+    if len(_MOST_RECENT) >= 64:
+        _MOST_RECENT.clear()
+    _MOST_RECENT[key] = (zone, answer)
+    return answer
+
+
+_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent]] = {}
+
+
+def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
+                               deadline: int | None) -> MostRecent:
+    zone = now.tzinfo
     earliest = to_time(cj.metadata.creation_timestamp, zone)
     if cj.status.last_schedule_time is not None:
         earliest = to_time(cj.status.last_schedule_time, zone)
-    deadline = cj.spec.starting_deadline_seconds
-    if include_starting_deadline_seconds and deadline is not None:
+    if deadline is not None:
         scheduling_deadline = now - _dt.timedelta(seconds=deadline)
         if scheduling_deadline > earliest:
             earliest = scheduling_deadline
