@@ -149,7 +149,10 @@ def load_location(name: str) -> _dt.tzinfo | None:
 
 def in_active_list(cj: CronJob, uid: str) -> bool:
     """status.active holds a Job with this UID (mirrors inActiveList in utils.go)."""
-    return any(ref.uid == uid for ref in cj.status.active)
+    for ref in cj.status.active:  # a loop, not any(): this runs for every Job at every sync
+        if ref.uid == uid:
+            return True
+    return False
 
 
 def in_active_list_by_name(cj: CronJob, namespace: str, name: str) -> bool:
@@ -374,7 +377,10 @@ def is_job_finished(job: Job) -> bool:
 
 def is_job_succeeded(job: Job) -> bool:
     """Complete=True (mirrors IsJobSucceeded in pkg/controller/job/util/utils.go)."""
-    return any(c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE for c in job.status.conditions)
+    for c in job.status.conditions:
+        if c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE:
+            return True
+    return False
 
 
 def by_job_start_time_key(job: Job) -> tuple[Any, ...]:
