@@ -424,15 +424,25 @@ class SpecSchedule(Schedule):
         """
         unix = _unix_seconds(t)
         orig_zone = t.tzinfo
+        # The answer depends only on the schedule, the whole second and the two zones: a controller
+        # asks the same question several times per sync (mostRecentScheduleTime's t1 and t2, then
+        # nextScheduleTimeDuration), and again at each sync until the next schedule time.
+        # Keyed by the zone's identity: equal fixed-offset zones may carry different names.
+        key = (self, unix, id(orig_zone))
+        known = _NEXT_MEMO.get(key)
+        if known is not None and known[0] is orig_zone:
+            return known[1]
         zone = self.zone or orig_zone
         # The controller asks for the time after Go's zero time (year 1) only when a search found
         # nothing: a schedule that never fires. The search steps back to the start of a month in
         # the schedule's zone, which near year 1 may be year 0 in UTC or locally, and Python's
         # datetime has no year 0; starting in year 2 finds the same nothing.
         found = self._search(max(unix + 1, _SEARCH_FLOOR_UNIX), zone)
-        if found is None:
-            return ZERO_TIME
-        return _dt.datetime.fromtimestamp(found, orig_zone)
+        answer = ZERO_TIME if found is None else _dt.datetime.fromtimestamp(found, orig_zone)
+        if len(_NEXT_MEMO) >= _NEXT_MEMO_SIZE:
+            _NEXT_MEMO.clear()
+        _NEXT_MEMO[key] = (orig_zone, answer)
+        return answer
 
     def _search(self, u: int, zone: _dt.tzinfo) -> int | None:
         """The matching unix second at or after ``u`` in ``zone``, or None past the 5-year limit."""
@@ -498,6 +508,12 @@ class SpecSchedule(Schedule):
                     continue
             return u
 
+
+_NEXT_MEMO: dict[tuple[SpecSchedule, int, int], tuple[_dt.tzinfo | None, _dt.datetime]] = {}
+"""SpecSchedule.next's answers by (schedule, unix second, id of the zone of the time given), with that zone
+(checked by identity on a hit): a pure function, kept for the latest few thousand questions (cleared
+when full)."""
+_NEXT_MEMO_SIZE = 4096
 
 _WHOLE_MINUTE = _dt.timedelta(minutes=1)
 

@@ -651,9 +651,11 @@ class Simulation:
             self.cycles += 1
         elif kind == "sync.begin":
             self.pod_cycles += self._pods_a_sync_reads(fields.get("job", self.job_key))
-        fields.setdefault("t", self.clock.now())
-        for fn in self.listeners:
-            fn(kind, fields)
+        listeners = self.listeners
+        if listeners:  # a headless run has none: the fields (a fresh dict) are then not read
+            fields.setdefault("t", self.clock.now())
+            for fn in listeners:
+                fn(kind, fields)
 
     def _pods_a_sync_reads(self, key: str) -> int:
         """How many pods the next sync of Job ``key`` looks at: its live pods, and with a podFailurePolicy

@@ -28,7 +28,6 @@ camelCase form. Every function returns a new object.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 from .types import (
@@ -51,6 +50,7 @@ from .types import (
     PodReplacementPolicy,
     PodSpec,
     PodTemplateSpec,
+    evolve,
 )
 
 DEFAULT_BACKOFF_LIMIT = 6
@@ -83,7 +83,7 @@ def set_defaults_job(job: Job) -> Job:
     if replacement is None:  # only nil is defaulted: an explicit "" stays and fails validation
         replacement = (PodReplacementPolicy.FAILED if spec.pod_failure_policy is not None
                        else PodReplacementPolicy.TERMINATING_OR_FAILED)
-    spec = replace(
+    spec = evolve(
         spec,
         completions=completions,
         parallelism=parallelism,
@@ -99,8 +99,8 @@ def set_defaults_job(job: Job) -> Job:
     # The Job's labels default to the template's labels (as submitted, before the
     # strategy adds the generated ones).
     if not metadata.labels and job.spec.template.metadata.labels:
-        metadata = replace(metadata, labels=dict(job.spec.template.metadata.labels))
-    return replace(job, metadata=metadata, spec=spec)
+        metadata = evolve(metadata, labels=dict(job.spec.template.metadata.labels))
+    return evolve(job, metadata=metadata, spec=spec)
 
 
 def set_defaults_cronjob(cronjob: CronJob) -> CronJob:
@@ -115,9 +115,9 @@ def set_defaults_cronjob(cronjob: CronJob) -> CronJob:
     """
     spec = cronjob.spec
     job_spec = spec.job_template.spec
-    job_spec = replace(job_spec, template=set_defaults_pod_template(job_spec.template),
+    job_spec = evolve(job_spec, template=set_defaults_pod_template(job_spec.template),
                        pod_failure_policy=_default_pod_failure_policy(job_spec.pod_failure_policy))
-    spec = replace(
+    spec = evolve(
         spec,
         concurrency_policy=spec.concurrency_policy or ConcurrencyPolicy.ALLOW,
         suspend=False if spec.suspend is None else spec.suspend,
@@ -125,9 +125,9 @@ def set_defaults_cronjob(cronjob: CronJob) -> CronJob:
                                        is None else spec.successful_jobs_history_limit),
         failed_jobs_history_limit=(DEFAULT_FAILED_JOBS_HISTORY_LIMIT if spec.failed_jobs_history_limit is None
                                    else spec.failed_jobs_history_limit),
-        job_template=replace(spec.job_template, spec=job_spec),
+        job_template=evolve(spec.job_template, spec=job_spec),
     )
-    return replace(cronjob, spec=spec)
+    return evolve(cronjob, spec=spec)
 
 
 def prepare_cronjob_for_create(cronjob: CronJob) -> CronJob:
@@ -135,8 +135,8 @@ def prepare_cronjob_for_create(cronjob: CronJob) -> CronJob:
 
     Mirrors cronJobStrategy.PrepareForCreate in pkg/registry/batch/cronjob/strategy.go.
     """
-    meta = replace(cronjob.metadata, generation=1, deletion_timestamp=None, deletion_grace_period_seconds=None)
-    return replace(cronjob, metadata=meta, status=CronJobStatus())
+    meta = evolve(cronjob.metadata, generation=1, deletion_timestamp=None, deletion_grace_period_seconds=None)
+    return evolve(cronjob, metadata=meta, status=CronJobStatus())
 
 
 def _default_pod_failure_policy(policy: PodFailurePolicy | None) -> PodFailurePolicy | None:
@@ -145,10 +145,10 @@ def _default_pod_failure_policy(policy: PodFailurePolicy | None) -> PodFailurePo
     rules = []
     for rule in policy.rules:
         if rule.on_pod_conditions:
-            patterns = tuple(p if p.status else replace(p, status="True") for p in rule.on_pod_conditions)
-            rule = replace(rule, on_pod_conditions=patterns)
+            patterns = tuple(p if p.status else evolve(p, status="True") for p in rule.on_pod_conditions)
+            rule = evolve(rule, on_pod_conditions=patterns)
         rules.append(rule)
-    return replace(policy, rules=tuple(rules))
+    return evolve(policy, rules=tuple(rules))
 
 
 # ----------------------------------------------------------------------------- the pod template
@@ -156,11 +156,27 @@ def _default_pod_failure_policy(policy: PodFailurePolicy | None) -> PodFailurePo
 
 def set_defaults_pod_template(template: PodTemplateSpec) -> PodTemplateSpec:
     """The core/v1 defaults a PodTemplateSpec gets when a Job is decoded."""
-    return replace(template, spec=set_defaults_pod_spec(template.spec))
+    return evolve(template, spec=set_defaults_pod_spec(template.spec))
 
 
 def set_defaults_pod_spec(spec: PodSpec) -> PodSpec:
     """SetDefaults_PodSpec plus the defaults of everything a pod spec contains."""
+    # A pure function of an immutable spec: the same spec object (a CronJob's template, every Job it
+    # creates) gets the same defaulted object back, found by identity (the entry keeps the spec alive).
+    known = _DEFAULTED_POD_SPECS.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    out = _defaulted_pod_spec(spec)
+    if len(_DEFAULTED_POD_SPECS) >= 256:
+        _DEFAULTED_POD_SPECS.clear()
+    _DEFAULTED_POD_SPECS[id(spec)] = (spec, out)
+    return out
+
+
+_DEFAULTED_POD_SPECS: dict[int, tuple[PodSpec, PodSpec]] = {}
+
+
+def _defaulted_pod_spec(spec: PodSpec) -> PodSpec:
     extra = dict(spec.extra)
     if not extra.get("dnsPolicy"):
         extra["dnsPolicy"] = "ClusterFirst"
@@ -173,7 +189,7 @@ def set_defaults_pod_spec(spec: PodSpec) -> PodSpec:
     if extra.get("ephemeralContainers"):
         extra["ephemeralContainers"] = [_default_container_doc(c) for c in extra["ephemeralContainers"]]
     init = spec.init_containers
-    return replace(
+    return evolve(
         spec,
         restart_policy=spec.restart_policy or "Always",
         termination_grace_period_seconds=(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
@@ -231,7 +247,7 @@ def set_defaults_container(container: Container) -> Container:
     env = container.env
     if env:
         env = tuple(_default_env_var(e) for e in env)
-    return replace(container, extra=extra, env=env)
+    return evolve(container, extra=extra, env=env)
 
 
 def _default_container_doc(doc: Any) -> Any:
@@ -284,7 +300,7 @@ def _default_handler(handler: Any) -> Any:
 def _default_env_var(env: EnvVar) -> EnvVar:
     if env.value_from is None:
         return env
-    return replace(env, value_from=_default_env_source(env.value_from))
+    return evolve(env, value_from=_default_env_source(env.value_from))
 
 
 def _default_env_doc(doc: Any) -> Any:
@@ -373,9 +389,9 @@ def generate_selector(job: Job) -> Job:
     selector = job.spec.selector or LabelSelector()
     match_labels = dict(selector.match_labels)
     match_labels.setdefault(CONTROLLER_UID_LABEL, job.metadata.uid)
-    selector = replace(selector, match_labels=match_labels)
-    template = replace(job.spec.template, metadata=replace(job.spec.template.metadata, labels=labels))
-    return replace(job, spec=replace(job.spec, template=template, selector=selector))
+    selector = evolve(selector, match_labels=match_labels)
+    template = evolve(job.spec.template, metadata=evolve(job.spec.template.metadata, labels=labels))
+    return evolve(job, spec=evolve(job.spec, template=template, selector=selector))
 
 
 def prepare_for_create(job: Job) -> Job:
@@ -384,10 +400,10 @@ def prepare_for_create(job: Job) -> Job:
     Generates the selector unless ``manualSelector`` is true, clears the status and sets
     the generation to 1. The UID (and the name, for ``generateName``) must be set already.
     """
-    job = replace(job, metadata=replace(job.metadata, deletion_timestamp=None, deletion_grace_period_seconds=None))
+    job = evolve(job, metadata=evolve(job.metadata, deletion_timestamp=None, deletion_grace_period_seconds=None))
     if not job.spec.manual_selector:
         job = generate_selector(job)
-    return replace(job, status=JobStatus(), metadata=replace(job.metadata, generation=1))
+    return evolve(job, status=JobStatus(), metadata=evolve(job.metadata, generation=1))
 
 
 def default_and_prepare_for_create(job: Job) -> Job:
@@ -403,7 +419,7 @@ def default_and_prepare_for_create(job: Job) -> Job:
     had_labels = bool(job.metadata.labels)
     job = prepare_for_create(set_defaults_job(job))
     if not had_labels and job.spec.template.metadata.labels:
-        job = replace(job, metadata=replace(job.metadata, labels=dict(job.spec.template.metadata.labels)))
+        job = evolve(job, metadata=evolve(job.metadata, labels=dict(job.spec.template.metadata.labels)))
     return job
 
 
@@ -426,7 +442,7 @@ def prepare_for_update(old: Job, new: Job) -> Job:
     generation = old.metadata.generation
     if _semantic_spec(new.spec) != _semantic_spec(old.spec):
         generation += 1
-    meta = replace(
+    meta = evolve(
         meta,
         generation=generation,
         uid=meta.uid or old.metadata.uid,
@@ -439,13 +455,18 @@ def prepare_for_update(old: Job, new: Job) -> Job:
                                        if meta.deletion_grace_period_seconds is not None
                                        else old.metadata.deletion_grace_period_seconds),
     )
-    return replace(new, metadata=meta, status=old.status)
+    return evolve(new, metadata=meta, status=old.status)
 
 
 def prepare_for_status_update(old: Job, new: Job) -> Job:
     """rest.BeforeUpdate + Job status strategy PrepareForUpdate: only the status may change."""
-    meta = replace(
-        new.metadata,
+    meta = new.metadata
+    if meta is old.metadata:
+        # A status write as the store makes it (the stored object with a new status): every field
+        # below would be set to the value it has.
+        return new if new.spec is old.spec else evolve(new, spec=old.spec)
+    meta = evolve(
+        meta,
         generation=old.metadata.generation,
         uid=new.metadata.uid or old.metadata.uid,
         resource_version=new.metadata.resource_version or old.metadata.resource_version,
@@ -454,4 +475,4 @@ def prepare_for_status_update(old: Job, new: Job) -> Job:
         deletion_timestamp=(old.metadata.deletion_timestamp if old.metadata.deletion_timestamp is not None
                             else new.metadata.deletion_timestamp),
     )
-    return replace(new, metadata=meta, spec=old.spec)
+    return evolve(new, metadata=meta, spec=old.spec)

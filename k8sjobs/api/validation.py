@@ -243,6 +243,19 @@ def _valid_label_key_name(s: str) -> bool:
 
 def is_qualified_name(value: str) -> list[str]:
     """content.IsLabelKey (a.k.a. IsQualifiedName): an optional DNS-subdomain prefix and a name."""
+    if value in _QUALIFIED_NAMES:
+        return []
+    errs = _qualified_name_errors(value)
+    if not errs and isinstance(value, str):
+        _remember(_QUALIFIED_NAMES, value)
+    return errs
+
+
+_QUALIFIED_NAMES: set[str] = set()
+"""Strings already found to be qualified names (label keys, annotation keys, finalizers come back often)."""
+
+
+def _qualified_name_errors(value: str) -> list[str]:
     errs: list[str] = []
     prefix, slash, suffix = value.partition("/")
     if not slash:
@@ -392,24 +405,59 @@ def validate_immutable(new: Any, old: Any, path: str, type_expr: str, shown: Any
     return [FieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)]
 
 
+# Label and annotation maps already found valid, as (key, value) tuples: whether a map is valid depends on
+# nothing else (not the path), and the API server validates the same maps again on every write of an
+# object (a Job's labels and annotations at each status write). Bounded: cleared when full.
+_VALID_LABELS: set[tuple[tuple[str, str], ...]] = set()
+_VALID_ANNOTATIONS: set[tuple[tuple[str, str], ...]] = set()
+_VALID_MAPS_SIZE = 4096
+
+
+def _known(items: tuple, known: set) -> bool:
+    try:
+        return items in known
+    except TypeError:  # a value that is not a string (a list decoded from YAML): validated the long way
+        return False
+
+
+def _remember(known: set, items: tuple) -> None:
+    try:
+        hash(items)
+    except TypeError:
+        return
+    if len(known) >= _VALID_MAPS_SIZE:
+        known.clear()
+    known.add(items)
+
+
 def validate_labels(labels: dict[str, str], path: str) -> list[FieldError]:
     """unversionedvalidation.ValidateLabels (errors carry the map's path, not the key's)."""
+    items = tuple(labels.items())
+    if _known(items, _VALID_LABELS):
+        return []
     errs: list[FieldError] = []
-    for k, v in sorted(labels.items()):
+    for k, v in sorted(items):
         errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k))
         if isinstance(v, str):
             errs.extend(FieldError.invalid(path, v, m) for m in is_valid_label_value(v))
+    if not errs:
+        _remember(_VALID_LABELS, items)
     return errs
 
 
 def validate_annotations(annotations: dict[str, str], path: str) -> list[FieldError]:
     """ValidateAnnotations: keys are qualified names (case-insensitive), total size <= 256 KiB."""
+    items = tuple(annotations.items())
+    if _known(items, _VALID_ANNOTATIONS):
+        return []
     errs: list[FieldError] = []
     for k in sorted(annotations):
         errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k.lower()))
-    size = sum(len(k) + len(v) for k, v in annotations.items())
+    size = sum(len(k) + len(v) for k, v in items)
     if size > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(FieldError.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
+    if not errs:
+        _remember(_VALID_ANNOTATIONS, items)
     return errs
 
 
@@ -441,6 +489,19 @@ def validate_object_meta(meta: Any, path: str = "metadata", requires_namespace: 
 
 
 def _validate_owner_references(refs: tuple, path: str) -> list[FieldError]:
+    if _known(refs, _VALID_OWNER_REFERENCES):
+        return []
+    errs = _owner_reference_errors(refs, path)
+    if not errs:
+        _remember(_VALID_OWNER_REFERENCES, refs)
+    return errs
+
+
+_VALID_OWNER_REFERENCES: set[tuple] = set()
+"""Owner reference lists already found valid (as _VALID_LABELS)."""
+
+
+def _owner_reference_errors(refs: tuple, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     controllers = []
     for i, ref in enumerate(refs):
@@ -924,6 +985,25 @@ def _str(doc: dict[str, Any], key: str) -> str:
 
 def validate_pod_spec(spec: PodSpec, path: str) -> list[FieldError]:
     """The part of ValidatePodSpec listed in :func:`validate_pod_template_spec`."""
+    # The answer depends on the spec and the path only. A CronJob's Jobs (and the Jobs of one
+    # manifest) carry the very same defaulted pod spec object (see defaults.set_defaults_pod_spec):
+    # it is validated once, and found again by identity (the entry keeps the object alive).
+    key = (id(spec), path)
+    known = _POD_SPEC_ERRORS.get(key)
+    if known is not None and known[0] is spec:
+        return list(known[1])
+    errs = _pod_spec_errors(spec, path)
+    if len(_POD_SPEC_ERRORS) >= _IDENTITY_MEMO_SIZE:
+        _POD_SPEC_ERRORS.clear()
+    _POD_SPEC_ERRORS[key] = (spec, tuple(errs))
+    return errs
+
+
+_IDENTITY_MEMO_SIZE = 256
+_POD_SPEC_ERRORS: dict[tuple[int, str], tuple[PodSpec, tuple[FieldError, ...]]] = {}
+
+
+def _pod_spec_errors(spec: PodSpec, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     extra = spec.extra
     if spec.termination_grace_period_seconds is None:
@@ -1970,6 +2050,11 @@ def _condition_true(status: JobStatus, ctype: str) -> bool:
     return any(c.type == ctype and c.status == ConditionStatus.TRUE for c in status.conditions)
 
 
+def _true_conditions(status: JobStatus) -> set[str]:
+    """The types of the status's conditions whose status is True (each _condition_true at once)."""
+    return {c.type for c in status.conditions if c.status == ConditionStatus.TRUE}
+
+
 def is_job_finished(job: Job) -> bool:
     """Complete=True or Failed=True."""
     return _condition_true(job.status, JobConditionType.COMPLETE) or _condition_true(job.status, JobConditionType.FAILED)
@@ -2022,10 +2107,11 @@ def validate_job_status(job: Job, opts: JobStatusValidationOptions, path: str = 
                     errs.append(FieldError.duplicate(p, uid))
                 else:
                     seen.add(uid)
-    complete = _condition_true(status, JobConditionType.COMPLETE)
-    failed = _condition_true(status, JobConditionType.FAILED)
-    failure_target = _condition_true(status, JobConditionType.FAILURE_TARGET)
-    success_met = _condition_true(status, JobConditionType.SUCCESS_CRITERIA_MET)
+    true = _true_conditions(status)
+    complete = JobConditionType.COMPLETE in true
+    failed = JobConditionType.FAILED in true
+    failure_target = JobConditionType.FAILURE_TARGET in true
+    success_met = JobConditionType.SUCCESS_CRITERIA_MET in true
     finished = complete or failed
     cond_path = f"{path}.conditions"
     if opts.reject_complete_job_with_failed_condition and complete and failed:
@@ -2113,11 +2199,12 @@ def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
     """getStatusValidationOptions with JobManagedBy GA: each rule runs when its fields change."""
     ns, os_ = new.status, old.status
     indexed = (new.spec.completion_mode or CompletionMode.NON_INDEXED) == CompletionMode.INDEXED
-    finished_changed = is_job_finished(old) != is_job_finished(new)
-    complete_changed = _condition_true(os_, JobConditionType.COMPLETE) != _condition_true(ns, JobConditionType.COMPLETE)
-    failed_changed = _condition_true(os_, JobConditionType.FAILED) != _condition_true(ns, JobConditionType.FAILED)
-    failure_target_changed = (_condition_true(os_, JobConditionType.FAILURE_TARGET)
-                              != _condition_true(ns, JobConditionType.FAILURE_TARGET))
+    old_true, new_true = _true_conditions(os_), _true_conditions(ns)
+    complete, failed = JobConditionType.COMPLETE, JobConditionType.FAILED
+    finished_changed = (complete in old_true or failed in old_true) != (complete in new_true or failed in new_true)
+    complete_changed = (complete in old_true) != (complete in new_true)
+    failed_changed = (failed in old_true) != (failed in new_true)
+    failure_target_changed = (JobConditionType.FAILURE_TARGET in old_true) != (JobConditionType.FAILURE_TARGET in new_true)
     completed_indexes_changed = os_.completed_indexes != ns.completed_indexes
     failed_indexes_changed = os_.failed_indexes != ns.failed_indexes
     active_changed = os_.active != ns.active
@@ -2127,7 +2214,16 @@ def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
     completion_changed = os_.completion_time != ns.completion_time
     uncounted_changed = _uncounted_form(os_.uncounted_terminated_pods) != _uncounted_form(
         ns.uncounted_terminated_pods)
-    return JobStatusValidationOptions(
+    # The options are a function of these facts alone: one frozen object per combination (23 fields
+    # are costly to set, and every status write asks).
+    facts = (indexed and new.spec.completions == new.spec.parallelism, finished_changed, complete_changed,
+             failed_changed, failure_target_changed, completed_indexes_changed, failed_indexes_changed,
+             active_changed, ready_changed, terminating_changed, start_changed, completion_changed,
+             uncounted_changed)
+    known = _STATUS_OPTIONS.get(facts)
+    if known is not None:
+        return known
+    made = _STATUS_OPTIONS[facts] = JobStatusValidationOptions(
         # The succeeded counter may drop only for Indexed Jobs with completions ==
         # parallelism: they can be scaled down (elastic Indexed Jobs).
         reject_decreasing_succeeded_counter=not indexed or new.spec.completions != new.spec.parallelism,
@@ -2154,6 +2250,11 @@ def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
         reject_more_ready_than_active_pods=ready_changed or active_changed,
         reject_finished_job_with_terminating_pods=finished_changed or terminating_changed,
     )
+    return made
+
+
+_STATUS_OPTIONS: dict[tuple[bool, ...], JobStatusValidationOptions] = {}
+"""status_validation_options' answers by the facts they depend on (at most 2**13)."""
 
 
 def validate_job_status_update(new: Job, old: Job, opts: JobStatusValidationOptions | None = None) -> list[FieldError]:
@@ -2162,10 +2263,11 @@ def validate_job_status_update(new: Job, old: Job, opts: JobStatusValidationOpti
     errs = validate_object_meta_update(new.metadata, old.metadata, "metadata")
     errs.extend(validate_job_status(new, opts, "status"))
     ns, os_ = new.status, old.status
+    old_true, new_true = _true_conditions(os_), _true_conditions(ns)
     cond_path = "status.conditions"
     if opts.reject_disabling_terminal_condition:
         for ctype in (JobConditionType.FAILED, JobConditionType.COMPLETE, JobConditionType.FAILURE_TARGET):
-            if _condition_true(os_, ctype) and not _condition_true(ns, ctype):
+            if ctype in old_true and ctype not in new_true:
                 errs.append(_invalid_omit(cond_path, f"cannot disable the terminal {ctype}=True condition"))
     if opts.reject_decreasing_failed_counter and ns.failed < os_.failed:
         errs.append(FieldError.invalid("status.failed", ns.failed, "cannot decrease the failed counter"))
@@ -2177,14 +2279,14 @@ def validate_job_status_update(new: Job, old: Job, opts: JobStatusValidationOpti
                                        "completionTime cannot be mutated"))
     if (opts.reject_start_time_update_for_unsuspended_job and os_.start_time is not None
             and os_.start_time != ns.start_time and not new.spec.suspend
-            and not _condition_true(os_, JobConditionType.SUSPENDED)):
+            and JobConditionType.SUSPENDED not in old_true):
         # Resuming a Job that started, was suspended and is resumed resets startTime:
         # allowed since kubernetes/kubernetes#134769 (the old status is Suspended=True).
         errs.append(FieldError.required("status.startTime", "startTime cannot be removed for unsuspended job"))
-    if _condition_true(os_, JobConditionType.SUCCESS_CRITERIA_MET) and not _condition_true(ns, JobConditionType.SUCCESS_CRITERIA_MET):
+    if JobConditionType.SUCCESS_CRITERIA_MET in old_true and JobConditionType.SUCCESS_CRITERIA_MET not in new_true:
         errs.append(_invalid_omit(cond_path, "cannot disable the SuccessCriteriaMet=True condition"))
-    if (_condition_true(os_, JobConditionType.COMPLETE) and not _condition_true(os_, JobConditionType.SUCCESS_CRITERIA_MET)
-            and _condition_true(ns, JobConditionType.SUCCESS_CRITERIA_MET)):
+    if (JobConditionType.COMPLETE in old_true and JobConditionType.SUCCESS_CRITERIA_MET not in old_true
+            and JobConditionType.SUCCESS_CRITERIA_MET in new_true):
         errs.append(_invalid_omit(cond_path, "cannot set SuccessCriteriaMet=True for Job already has Complete=true conditions"))
     return errs
 

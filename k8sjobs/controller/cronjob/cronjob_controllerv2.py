@@ -26,17 +26,13 @@ from ...api.types import ConcurrencyPolicy, CronJob, Job, ObjectReference, Owner
 from ...clock import Clock
 from ...hooks import Emit, null_emit
 from ..controller_utils import key_func, split_key
-from ..workqueue import ItemExponentialFailureRateLimiter, RateLimitingQueue
+from ..workqueue import RateLimitingQueue, default_controller_rate_limiter
 from . import utils as u
 from .injection import CronJobControl, JobControl
 
 CONTROLLER_KIND = "CronJob"
 COMPONENT = "cronjob-controller"
 """The event source component."""
-RATE_LIMIT_BASE = 0.005
-RATE_LIMIT_MAX = 1000.0
-"""DefaultTypedControllerRateLimiter's per-item part: 5 ms doubling up to 1000 s (its 10 qps bucket
-is not modelled: one CronJob key never reaches it)."""
 
 
 class ScheduleError(ValueError):
@@ -255,8 +251,11 @@ class CronJobController:
         self.recorder = _RecordingRecorder(recorder, self)
         self.clock = clock
         self.queue = queue if queue is not None else RateLimitingQueue(
-            clock, rate_limiter=ItemExponentialFailureRateLimiter(RATE_LIMIT_BASE, RATE_LIMIT_MAX))
+            clock, rate_limiter=default_controller_rate_limiter(clock))
         self.emit = emit
+        # self._say(rule, **fields): language-neutral, the rule id and its fields (k8sjobs.trace.reasons
+        # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
+        self._say: Emit = self._say_with_origin if getattr(clock, "origin", 0.0) else emit
         self.zone_name = zone
         u.load_location(zone)  # an unknown zone fails here, naming it
         self.last_result: CronJobSyncResult | None = None
@@ -274,12 +273,9 @@ class CronJobController:
         deep-copied, and a simulation's snapshot copies its controllers)."""
         return u.load_location(self.zone_name) or _dt.UTC
 
-    def _say(self, rule: str, **fields: Any) -> None:
-        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence. A run whose
-        # time 0 is not the model's epoch adds it, so the decision's times are shown at the run's dates.
-        origin = self.clock.origin
-        if origin:
-            fields["origin"] = origin
+    def _say_with_origin(self, rule: str, **fields: Any) -> None:
+        # A run whose time 0 is not the model's epoch adds it, so the decision's times are shown at the run's dates.
+        fields["origin"] = self.clock.origin
         self.emit(rule, **fields)
 
     def now(self) -> _dt.datetime:

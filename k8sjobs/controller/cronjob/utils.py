@@ -151,7 +151,10 @@ def load_location(name: str) -> _dt.tzinfo | None:
 
 def in_active_list(cj: CronJob, uid: str) -> bool:
     """status.active holds a Job with this UID (mirrors inActiveList in utils.go)."""
-    return any(ref.uid == uid for ref in cj.status.active)
+    for ref in cj.status.active:  # a loop, not any(): this runs for every Job at every sync
+        if ref.uid == uid:
+            return True
+    return False
 
 
 def in_active_list_by_name(cj: CronJob, namespace: str, name: str) -> bool:
@@ -197,11 +200,30 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     schedule can be misjudged (upstream's quirk, kept).
     """
     zone = now.tzinfo
+    deadline = cj.spec.starting_deadline_seconds if include_starting_deadline_seconds else None
+    # A pure function of these: a sync asks twice (nextScheduleTime, then nextScheduleTimeDuration),
+    # and without a deadline both questions are the same. The zone is compared by identity.
+    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), schedule, origin)
+    known = _MOST_RECENT.get(key)
+    if known is not None and known[0] is zone:
+        return known[1]
+    answer = _most_recent_schedule_time(cj, now, schedule, deadline, origin)
+    if len(_MOST_RECENT) >= 64:
+        _MOST_RECENT.clear()
+    _MOST_RECENT[key] = (zone, answer)
+    return answer
+
+
+_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent]] = {}
+
+
+def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
+                               deadline: int | None, origin: float = 0.0) -> MostRecent:
+    zone = now.tzinfo
     earliest = to_time(cj.metadata.creation_timestamp, zone, origin)
     if cj.status.last_schedule_time is not None:
         earliest = to_time(cj.status.last_schedule_time, zone, origin)
-    deadline = cj.spec.starting_deadline_seconds
-    if include_starting_deadline_seconds and deadline is not None:
+    if deadline is not None:
         scheduling_deadline = now - _dt.timedelta(seconds=deadline)
         if scheduling_deadline > earliest:
             earliest = scheduling_deadline
@@ -358,7 +380,10 @@ def is_job_finished(job: Job) -> bool:
 
 def is_job_succeeded(job: Job) -> bool:
     """Complete=True (mirrors IsJobSucceeded in pkg/controller/job/util/utils.go)."""
-    return any(c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE for c in job.status.conditions)
+    for c in job.status.conditions:
+        if c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE:
+            return True
+    return False
 
 
 def by_job_start_time_key(job: Job) -> tuple[Any, ...]:

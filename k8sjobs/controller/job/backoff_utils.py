@@ -17,9 +17,9 @@ facts, because indexed_job_utils.go calls it too while this module calls indexed
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from k8sjobs.api.types import Pod
+from k8sjobs.api.types import Pod, evolve
 from k8sjobs.controller.job.indexed_job_utils import get_index_absolute_failure_count
 from k8sjobs.controller.pod_util import get_finished_time
 
@@ -192,7 +192,7 @@ class BackoffStore:
         podFailurePolicy rule ignores.
         """
         stored = self._records.get(key)
-        record = BackoffRecord(key) if stored is None else replace(stored)
+        record = BackoffRecord(key) if stored is None else evolve(stored)
         succeeded = _sorted_by_finished_time(new_succeeded_pods)
         failed = _sorted_by_finished_time(new_failed_pods)
         if not succeeded:

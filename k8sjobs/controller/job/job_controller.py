@@ -428,6 +428,9 @@ class JobController:
         self.queue = queue if queue is not None else RateLimitingQueue(clock)
         self.orphan_queue = orphan_queue if orphan_queue is not None else RateLimitingQueue(clock)
         self.emit = emit
+        # self._say(rule, **fields): language-neutral, the rule id and its fields (k8sjobs.trace.reasons
+        # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
+        self._say: Emit = emit
         self.expectations = ControllerExpectations(clock)
         self.finalizer_expectations = UIDTrackingExpectations()
         self.pod_backoff_store = bu.BackoffStore()
@@ -443,10 +446,6 @@ class JobController:
                 on_add=self.add_job, on_update=self.update_job, on_delete=self.delete_job))
 
     # ------------------------------------------------------------------ reporting
-
-    def _say(self, rule: str, **fields: Any) -> None:
-        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence.
-        self.emit(rule, **fields)
 
     # ------------------------------------------------------------------ lookups
 
@@ -864,14 +863,18 @@ class JobController:
                         self.recorder.event(job, NORMAL, "Resumed", "Job resumed")
                         self._result.conditions_added.append("Suspended=False")
                         self._say("condition.resumed", job=key)
-            ctx.job = evolve(ctx.job, status=evolve(ctx.job.status, conditions=job.status.conditions,
-                                                      start_time=job.status.start_time))
+            held = ctx.job.status
+            if held.conditions is not job.status.conditions or held.start_time is not job.status.start_time:
+                ctx.job = evolve(ctx.job, status=evolve(held, conditions=job.status.conditions,
+                                                        start_time=job.status.start_time))
         job = ctx.job
 
         old = job.status
         needs_status_update = (suspend_cond_changed or active != old.active or ready != old.ready
                                or ctx.terminating != old.terminating)
-        ctx.job = evolve(job, status=evolve(old, active=active, ready=ready, terminating=ctx.terminating))
+        if active is not old.active or ready is not old.ready or ctx.terminating is not old.terminating:
+            # (The same values, as the same objects, would make an equal copy: most syncs change none.)
+            ctx.job = evolve(job, status=evolve(old, active=active, ready=ready, terminating=ctx.terminating))
         err = self.track_job_status_and_remove_finalizers(ctx, needs_status_update)
         if err is not None:
             return APIError(getattr(err, "reason", "InternalError"), f"tracking status: {err}")
