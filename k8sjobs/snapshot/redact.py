@@ -24,7 +24,8 @@ Kubernetes is dropped too), and prints the result as kubectl would, in the same 
 * a ResourceQuota: its name and its ``pods`` limits and usage.
 
 ``explain`` gives the same answer on the redacted snapshot as on the original (a test checks
-it on every example snapshot and on the upstream-derived cases).
+it on every example snapshot, on the upstream-derived cases, and on CronJob dumps: the published ones and a
+simulated one, the sync now, the next schedule time and sync, and the forecast).
 """
 
 from __future__ import annotations
