@@ -190,7 +190,11 @@ def _cron_answer(text: str, now: str | None = None) -> dict:
 
 
 def test_a_cronjob_dump_keeps_its_schedule_and_status_and_loses_what_may_hold_secrets() -> None:
-    original = _simulated_cronjob_dump()
+    dump = yaml.safe_load(_simulated_cronjob_dump())
+    # kubectl before 1.21 (or with --show-managed-fields) prints managedFields: who wrote which field.
+    dump["items"][0]["metadata"]["managedFields"] = [{"manager": "kubectl-client-side-apply", "operation": "Update",
+                                                      "fieldsV1": {"f:spec": {"f:jobTemplate": {}}}}]
+    original = to_kubectl_yaml(dump)
     assert all(s in original for s in ("hunter2", "sk-live-0123", "s3cr3t-arg", "regcred-private", "db-credentials",
                                        "vault-agent-config", "last-applied-configuration"))
     result = redact_snapshot(original)
@@ -202,6 +206,7 @@ def test_a_cronjob_dump_keeps_its_schedule_and_status_and_loses_what_may_hold_se
     for key in ("env", "command"):
         assert removed[f"CronJob: spec.jobTemplate.spec.template.spec.containers[*].{key}"] == 1
         assert removed[f"Job: spec.template.spec.containers[*].{key}"] == 3
+    assert removed["CronJob: metadata.managedFields"] == 1 and "kubectl-client-side-apply" not in result.text
     assert removed["CronJob: spec.jobTemplate.spec.template.spec.imagePullSecrets"] == 1
     assert removed["CronJob: spec.jobTemplate.spec.template.spec.volumes"] == 1
     assert "CronJob (batch/v1)" not in removed
