@@ -8,11 +8,15 @@ messages (the last lines a program wrote), pod and node IPs. :func:`redact_snaps
 only what the model reads, field by field (an allow-list, so a field added by a newer
 Kubernetes is dropped too), and prints the result as kubectl would, in the same format:
 
-* objects: Jobs (``batch/v1``), Pods and ResourceQuotas (``v1``); every other kind goes;
+* objects: Jobs (``batch/v1``), CronJobs (``batch/v1``, and ``batch/v1beta1`` and ``batch/v2alpha1`` of
+  older clusters), Pods and ResourceQuotas (``v1``); every other kind goes;
 * metadata: names, namespace, UID, times, labels, owner references, finalizers, and only the
   annotations the controller or the simulator reads (``batch.kubernetes.io/...``,
   ``sim.k8sjobs.io/...``);
 * the Job's spec and status, with its pod template redacted like a pod;
+* a CronJob's spec: its schedule, time zone, starting deadline, concurrency policy, suspend and history
+  limits, and its Job template redacted like a Job (the template's metadata like a pod template's); its
+  status: the active Jobs' references and the last schedule and success times;
 * a pod's spec: containers and init containers reduced to ``name``, ``image`` and
   ``restartPolicy``; restart policy, node, scheduling constraints, hostname, grace period and
   deadline; its status: phase, conditions, start time and container states without their
@@ -20,7 +24,8 @@ Kubernetes is dropped too), and prints the result as kubectl would, in the same 
 * a ResourceQuota: its name and its ``pods`` limits and usage.
 
 ``explain`` gives the same answer on the redacted snapshot as on the original (a test checks
-it on every example snapshot and on the upstream-derived cases).
+it on every example snapshot, on the upstream-derived cases, and on CronJob dumps: the published ones and a
+simulated one, the sync now, the next schedule time and sync, and the forecast).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from typing import Any
 from ..api.yamlio import load_documents
 from ..i18n import _, join_list
 from ..trace.kubectl import to_kubectl_json, to_kubectl_yaml
-from .read import MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_NODES
+from .read import CRONJOB_VERSIONS, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOT_NODES
 
 KEPT_ANNOTATION_PREFIXES = ("batch.kubernetes.io/", "sim.k8sjobs.io/", "pod-complete.stage.kwok.x-k8s.io/")
 """Annotations a redacted snapshot keeps: those the Job controller or the simulator reads."""
@@ -46,7 +51,11 @@ _CONTAINER = ("name", "image", "restartPolicy")
 _POD_STATUS = ("phase", "conditions", "message", "reason", "startTime", "initContainerStatuses", "containerStatuses")
 _CONTAINER_STATUS = ("name", "ready", "restartCount", "started", "state", "lastState")
 _QUOTA_KEYS = ("pods", "count/pods")
-_KINDS = {("batch/v1", "Job"), ("v1", "Pod"), ("v1", "ResourceQuota")}
+_CRONJOB_SPEC = ("schedule", "timeZone", "startingDeadlineSeconds", "concurrencyPolicy", "suspend", "jobTemplate",
+                 "successfulJobsHistoryLimit", "failedJobsHistoryLimit")
+_CRONJOB_STATUS = ("active", "lastScheduleTime", "lastSuccessfulTime")
+_OBJECT_REFERENCE = ("apiVersion", "kind", "name", "namespace", "uid", "resourceVersion", "fieldPath")
+_KINDS = {("batch/v1", "Job"), ("v1", "Pod"), ("v1", "ResourceQuota"), *((v, "CronJob") for v in CRONJOB_VERSIONS)}
 
 
 @dataclass
@@ -133,18 +142,48 @@ class _Redactor:
             out.append(s)
         return out
 
+    def job_spec(self, spec: Any, path: str) -> Any:
+        """A Job's spec (of a Job or of a CronJob's Job template): its pod template redacted like a pod."""
+        if isinstance(spec, dict) and isinstance(spec.get("template"), dict):
+            template = self.keep(spec["template"], ("metadata", "spec"), f"{path}template.")
+            if "metadata" in template:
+                template["metadata"] = self.metadata(template["metadata"], _TEMPLATE_META,
+                                                     f"{path}template.metadata.")
+            if "spec" in template:
+                template["spec"] = self.pod_spec(template["spec"], f"{path}template.spec.")
+            spec = {**spec, "template": template}
+        return spec
+
     def job(self, doc: dict) -> dict:
         doc = self.keep(doc, ("apiVersion", "kind", "metadata", "spec", "status"), "Job: ")
         doc["metadata"] = self.metadata(doc.get("metadata"), _META, "Job: metadata.")
+        if "spec" in doc:
+            doc["spec"] = self.job_spec(doc["spec"], "Job: spec.")
+        return doc
+
+    def cronjob(self, doc: dict) -> dict:
+        doc = self.keep(doc, ("apiVersion", "kind", "metadata", "spec", "status"), "CronJob: ")
+        doc["metadata"] = self.metadata(doc.get("metadata"), _META, "CronJob: metadata.")
         spec = doc.get("spec")
-        if isinstance(spec, dict) and isinstance(spec.get("template"), dict):
-            template = self.keep(spec["template"], ("metadata", "spec"), "Job: spec.template.")
-            if "metadata" in template:
-                template["metadata"] = self.metadata(template["metadata"], _TEMPLATE_META,
-                                                     "Job: spec.template.metadata.")
-            if "spec" in template:
-                template["spec"] = self.pod_spec(template["spec"], "Job: spec.template.spec.")
-            doc["spec"] = {**spec, "template": template}
+        if isinstance(spec, dict):
+            spec = self.keep(spec, _CRONJOB_SPEC, "CronJob: spec.")
+            template = spec.get("jobTemplate")
+            if isinstance(template, dict):
+                template = self.keep(template, ("metadata", "spec"), "CronJob: spec.jobTemplate.")
+                if "metadata" in template:
+                    template["metadata"] = self.metadata(template["metadata"], _TEMPLATE_META,
+                                                         "CronJob: spec.jobTemplate.metadata.")
+                if "spec" in template:
+                    template["spec"] = self.job_spec(template["spec"], "CronJob: spec.jobTemplate.spec.")
+                spec["jobTemplate"] = template
+            doc["spec"] = spec
+        status = doc.get("status")
+        if isinstance(status, dict):
+            status = self.keep(status, _CRONJOB_STATUS, "CronJob: status.")
+            if isinstance(status.get("active"), list):
+                status["active"] = [self.keep(ref, _OBJECT_REFERENCE, "CronJob: status.active[*].")
+                                    if isinstance(ref, dict) else ref for ref in status["active"]]
+            doc["status"] = status
         return doc
 
     def pod(self, doc: dict) -> dict:
@@ -185,7 +224,7 @@ class _Redactor:
         if (api, kind) not in _KINDS:
             self.removed[f"{kind} ({api})" if isinstance(kind, str) else "?"] += 1
             return None
-        return {"Job": self.job, "Pod": self.pod, "ResourceQuota": self.quota}[kind](doc)
+        return {"Job": self.job, "CronJob": self.cronjob, "Pod": self.pod, "ResourceQuota": self.quota}[kind](doc)
 
     def document(self, doc: Any) -> Any:
         if not isinstance(doc, dict):
