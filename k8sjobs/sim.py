@@ -580,7 +580,8 @@ class Simulation:
             node_names = self.snapshot.node_names() or None if self.snapshot is not None else None
             self.cluster = Cluster(self.store, self.heap, nodes=config.nodes, pods_per_node=config.pods_per_node,
                                    seed=config.seed, scheduling_latency=config.scheduling_latency,
-                                   node_lost_delay=config.node_lost_delay, emit=self._emit, node_names=node_names)
+                                   node_lost_delay=config.node_lost_delay, emit=self._emit, node_names=node_names,
+                                   stopped_until=self._stopped_until)
         if self.snapshot is None:
             # Each object is checked before the first is created: nothing of a file is half-applied.
             if len(loaded) > 1:
@@ -1050,9 +1051,14 @@ class Simulation:
         self._update_spec(target, **{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
         self._record("edit", manifest=yamlio_dump(new))
 
+    def _stopped_until(self) -> float:
+        return self.downtime.until
+
     def stop_controllers(self, seconds: float) -> None:
         """Stop the simulated kube-controller-manager for ``seconds``: no controller syncs anything until
-        then (their queues keep what comes in); the nodes, the kubelet and the API server go on."""
+        then (their queues keep what comes in), pod GC included; the nodes, the kubelet, the scheduler and
+        the API server go on. (The garbage collector that deletes a deleted Job's pods is in
+        kube-controller-manager too; the model's runs it inside the API server, so it goes on.)"""
         if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 < seconds <= 366 * 86400:
             raise SimulationError(f"seconds: must be a number of seconds between 0 and 31622400, got {seconds!r}")
         self.downtime.until = max(self.downtime.until, self.clock.now() + seconds)

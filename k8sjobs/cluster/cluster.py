@@ -129,8 +129,10 @@ class Cluster:
     def __init__(self, store: APIStore, heap: EventHeap, *, nodes: int = 3,
                  pods_per_node: int = DEFAULT_PODS_PER_NODE, seed: int = 0, scheduling_latency: float = 0.0,
                  node_lost_delay: float = 40.0, emit: Emit = null_emit,
-                 node_names: list[str] | None = None) -> None:
+                 node_names: list[str] | None = None, stopped_until: Callable[[], float] | None = None) -> None:
         self.store = store
+        self.stopped_until = stopped_until
+        """When kube-controller-manager, and with it pod GC, is stopped until (None: never stopped)."""
         self.heap = heap
         self.seed = seed
         self.pods_per_node = pods_per_node
@@ -604,8 +606,8 @@ class Cluster:
         # something to do are put on the heap.
         t = self.heap.now()
         tick = (math.floor(t / POD_GC_PERIOD) + 1) * POD_GC_PERIOD
-        if self._gc_scheduled_at == tick:
-            return
+        if self._gc_scheduled_at is not None and self._gc_scheduled_at >= tick:
+            return  # a pass is due by then (or at the end of a stop of kube-controller-manager)
         self._gc_scheduled_at = tick
         self.heap.call_at(tick, self._gc_pass, priority=PRIORITY_CLUSTER, label="podgc")
 
@@ -614,6 +616,13 @@ class Cluster:
         unscheduled terminating pods)."""
         self._gc_scheduled_at = None
         t = self.heap.now()
+        until = self.stopped_until() if self.stopped_until is not None else 0.0
+        if t < until:
+            # Pod GC is a controller of kube-controller-manager: stopped with it, it runs again as it
+            # starts (wait.Until runs gc at once, then every gcCheckPeriod).
+            self._gc_scheduled_at = until
+            self.heap.call_at(until, self._gc_pass, priority=PRIORITY_CLUSTER, label="podgc")
+            return
         pods = sorted(self.store.objects("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
         self._gc_orphaned(t, pods)
         self._gc_unscheduled_terminating(t, pods)

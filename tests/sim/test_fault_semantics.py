@@ -34,3 +34,37 @@ def test_two_actions_at_the_same_cycle_are_both_kept() -> None:
     assert [a.name for a in both.actions] == ["set_status_conflicts", "set_informer_lag"]
     later = both.fork(0, "suspend")
     assert [a.name for a in later.actions] == ["suspend"], "a fork at an earlier cycle drops them"
+
+
+def test_pod_gc_stops_with_kube_controller_manager_and_runs_as_it_starts_again() -> None:
+    from k8sjobs import Run
+
+    manifest = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: lost
+spec:
+  template:
+    metadata:
+      annotations:
+        sim.k8sjobs.io/duration: "600s"
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        image: busybox
+"""
+
+    def gc_time(run: Run) -> float:
+        tr = run.trace
+        return next(n.t for n in tr.notes if n.rule == "cluster.pod_gc")
+
+    plain = Run(manifest, nodes=1, max_time=400)
+    node = plain.state_at(len(plain)).pods[0].spec.node_name
+    lost = plain.fork_at_time(10, "lose_node", name=node)
+    # the node's Node object goes at 10 s; pod GC quarantines it (40 s) on its next 20 s tick, then fails the pod
+    assert 40 <= gc_time(lost) <= 80
+    down = plain.fork_at_time(5, "stop_controllers", seconds=300).fork_at_time(10, "lose_node", name=node)
+    # with kube-controller-manager stopped until 305 s, pod GC first sees the missing node then
+    assert gc_time(down) == pytest.approx(305 + 40, abs=20)
