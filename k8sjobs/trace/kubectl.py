@@ -885,10 +885,10 @@ def get_cronjobs_and_jobs(cronjobs: Iterable[Trace], jobs: Iterable[Trace]) -> s
 
 def describe_cronjob(trace: Trace, cycle: int | None = None) -> str:
     """``kubectl describe cronjob NAME`` right after the CronJob's sync ``cycle`` (default: at the end of the run;
-    kubectl's describeCronJob fields, in its order: Name, Namespace, Labels, Annotations, Schedule, (Time Zone),
+    kubectl's describeCronJob fields, in its order: Name, Namespace, Labels, Annotations, Schedule,
     Concurrency Policy, Suspend, the history limits, Starting Deadline Seconds, the Job template's Selector,
-    Parallelism, Completions, (Active Deadline Seconds), Pod Template, Last Schedule Time, Active Jobs,
-    Events). ``trace`` is the CronJob's (``run.trace_of("cronjob/default/NAME")``)."""
+    Parallelism, Completions, (Active Deadline Seconds), Pod Template, Last Schedule Time (``<unset>`` before
+    the first), Active Jobs, Events; no time zone: ``kubectl get cronjob`` shows it). ``trace`` is the CronJob's (``run.trace_of("cronjob/default/NAME")``)."""
     cj, now, events, when = _job_at(trace, cycle)
     if cj is None:
         return _not_found(trace, when) if cycle is not None else \
@@ -902,9 +902,8 @@ def describe_cronjob(trace: Trace, cycle: int | None = None) -> str:
     lines = [f"Name:\t{meta.name}", f"Namespace:\t{meta.namespace}"]
     lines += _labels_lines("Labels", meta.labels)
     lines += _annotation_lines("Annotations", meta.annotations)
+    # kubectl 1.35's describeCronJob prints no time zone (kubectl get cronjob has its TIMEZONE column).
     lines.append(f"Schedule:\t{spec.schedule}")
-    if spec.time_zone is not None:
-        lines.append(f"Time Zone:\t{spec.time_zone}")
     lines += [f"Concurrency Policy:\t{spec.concurrency_policy}",
               f"Suspend:\t{'True' if spec.suspend else 'False'}",
               f"Successful Job History Limit:\t{unset(spec.successful_jobs_history_limit)}",
@@ -916,8 +915,8 @@ def describe_cronjob(trace: Trace, cycle: int | None = None) -> str:
     if job_spec.active_deadline_seconds is not None:
         lines.append(f"Active Deadline Seconds:\t{job_spec.active_deadline_seconds}s")
     lines += pod_template_lines(job_spec.template)
-    if st.last_schedule_time is not None:
-        lines.append(f"Last Schedule Time:\t{_date(st.last_schedule_time, trace.origin)}")
+    lines.append("Last Schedule Time:\t" + (_date(st.last_schedule_time, trace.origin)
+                                               if st.last_schedule_time is not None else "<unset>"))
     lines.append(f"Active Jobs:\t{', '.join(r.name for r in st.active) or '<none>'}")
     lines += _event_lines(list(events), now, "cronjob-controller")
     return _align(lines)
