@@ -23,6 +23,7 @@ the old run had after that cycle are dropped).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ import yaml
 
 from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import Snapshot
-from ..api.types import Job, Phase
+from ..api.types import CronJob, Job, Phase
 from ..i18n import N_, _, join_list, ngettext
 from ..sim import (
     ACTIONS,
@@ -43,6 +44,7 @@ from ..sim import (
     yamlio_dump,
 )
 from ..snapshot.read import assume, load_snapshot
+from ..trace.cron_status import sync_summary, wall_clock
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
 from ..trace.run import DEFAULT_MAX_CYCLES, Run, make_budget, work_done
@@ -52,6 +54,15 @@ SEP = " · "
 
 BEFORE_FIRST_CYCLE = N_("before the first cycle: the Job is created; the controller has not synced it yet")
 """The reason shown at cycle 0 (marked: show it with ``_()``)."""
+BEFORE_FIRST_CRONJOB_SYNC = N_("the CronJob is created; the CronJob controller has not synced it yet")
+"""The reason shown at a CronJob's sync 0 (marked: show it with ``_()``)."""
+
+PICKER_JOBS = 12
+"""The Job picker lists a CronJob's newest Jobs made so far, at most this many (and says how many more)."""
+CRONJOB_ACTIONS = frozenset({"suspend_cronjob", "resume_cronjob", "set_schedule", "set_time_zone"})
+"""Actions on a CronJob: they act on the CronJob the dashboard shows."""
+NEXT_SCHEDULE_CHUNK = 64
+"""A lazily simulated run is extended by this many cycles at a time while looking for the next schedule."""
 
 DASHBOARD_BUDGET = Budget(max_pods=5_000, max_events=40_000, max_pod_cycles=1_000_000, max_time=DEFAULT_MAX_TIME,
                           max_cycles=DEFAULT_MAX_CYCLES)
@@ -118,6 +129,19 @@ def error_lines(exc: BaseException) -> list[str]:
     else:
         lines = str(exc).splitlines() or [type(exc).__name__]
     return [line.rstrip() for line in lines if line.strip()]
+
+
+def parse_duration(text: str) -> float | None:
+    """Whole days then a Go duration (``2d``, ``1d12h``, ``90m``, ``3h``) in seconds; None if it does not read."""
+    from ..cluster.workload import parse_go_duration
+
+    m = re.fullmatch(r"\s*(?:(\d+)d)?(.*?)\s*", text)
+    if m is None or (not m.group(1) and not m.group(2)):
+        return None
+    try:
+        return float(m.group(1) or 0) * 86400 + (parse_go_duration(m.group(2)) if m.group(2) else 0.0)
+    except ValueError:
+        return None
 
 
 def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
@@ -269,6 +293,97 @@ class ExplorerState:
         """The Job the views show (the first Job unless :meth:`select_job` chose another)."""
         return self.run.trace.job_name
 
+    @property
+    def kind(self) -> str:
+        """The kind of object the views show: ``"Job"``, or ``"CronJob"`` when the picker shows a CronJob."""
+        return self.run.trace.kind
+
+    @property
+    def cronjob(self) -> str | None:
+        """The name of the run's (first) CronJob, None when the run has none."""
+        crons = self.run.cluster.cronjobs()
+        return crons[0].job_name if crons else None
+
+    def _cronjob_manifest(self) -> CronJob | None:
+        source = self.run.source
+        objects = source if isinstance(source, tuple) else (source,)
+        return next((o for o in objects if isinstance(o, CronJob)), None)
+
+    def zone(self, t: float | None = None) -> str:
+        """The time zone the CronJob's schedule is read in at ``t`` (default: the time shown): its
+        spec.timeZone (as the manifest or a later ``set_time_zone`` says), else the controller's own."""
+        cj = self._cronjob_manifest()
+        zone = cj.spec.time_zone if cj is not None else None
+        c = self.current
+        # An action applies right after the cycle it was taken at (its heap position is that cycle's).
+        position = c.position if c is not None and t is None else None
+        for a in self.run.actions:
+            if a.name == "set_time_zone" and (a.position < position if position is not None
+                                             else a.t < (self.t if t is None else t)):
+                zone = dict(a.kwargs).get("time_zone")
+        return zone or self.config.controller_zone
+
+    def clock(self, t: float | None = None) -> str:
+        """The instant ``t`` (default: the time shown) as a wall clock in the CronJob's zone: ``day 2 09:05``."""
+        t = self.t if t is None else t
+        return wall_clock(t, self.zone(t), self.run.trace.start_t)
+
+    def _job_added_times(self) -> dict[str, float]:
+        """When each Job of the current run was created (its ADDED change), read once per run and cached."""
+        run = self.run
+        cache = getattr(self, "_added", None)
+        if cache is None or cache[0] is not run:
+            cache = self._added = (run, 0, {})
+        _run, done, added = cache
+        changes = run.trace.changes
+        for ch in changes[done:]:
+            if ch.kind == "Job" and ch.type == "ADDED":
+                added.setdefault(ch.name, ch.t)
+        self._added = (run, len(changes), added)
+        return added
+
+    def jobs_of(self, cronjob: str) -> list[str]:
+        """The Jobs the CronJob called ``cronjob`` made up to the time shown, newest first."""
+        cluster = self.run.cluster
+        cron = next((tr for tr in cluster.cronjobs() if tr.job_name == cronjob), None)
+        if cron is None:
+            return []
+        added = self._job_added_times()
+        t = self.t
+        mine = [tr.job_name for tr in cluster.jobs()
+                if any(r.uid == cron.job_uid for r in tr.manifest.metadata.owner_references)
+                and added.get(tr.job_name, float("inf")) <= t]
+        return mine[::-1]
+
+    def picker(self) -> tuple[list[tuple[str, str]], int]:
+        """The Job picker's options as (label, name), and how many Jobs of a CronJob it leaves out.
+
+        A run of Jobs lists them by name. A CronJob comes with its Jobs made up to the time shown
+        under it, newest first, at most :data:`PICKER_JOBS` of them (and the Job shown, wherever it is).
+        """
+        cluster = self.run.cluster
+        if not cluster.cronjobs():
+            return [(name, name) for name in self.jobs], 0
+        options: list[tuple[str, str]] = []
+        owned: set[str] = set()
+        more = 0
+        for cron in cluster.cronjobs():
+            mine = self.jobs_of(cron.job_name)
+            owned.update(tr.job_name for tr in cluster.jobs()
+                         if any(r.uid == cron.job_uid for r in tr.manifest.metadata.owner_references))
+            shown = mine[:PICKER_JOBS]
+            if self.job in mine and self.job not in shown:
+                shown.append(self.job)
+            more += len(mine) - len(shown)
+            # TRANSLATORS: the Job picker's entry of a CronJob; {name} is its name.
+            options.append((_("{name} (CronJob)").format(name=cron.job_name), cron.job_name))
+            options += [("\u21b3 " + name, name) for name in shown]
+        if self.kind == "Job" and self.job in owned and all(v != self.job for _l, v in options):
+            options.append(("\u21b3 " + self.job, self.job))  # shown, though made after the time shown
+        options = [(name, name) for name in self.jobs if name not in owned
+                   and all(v != name for _l, v in options)] + options
+        return options, more
+
     def select_job(self, name: str) -> list[str]:
         """Show the Job called ``name``: the views, the status line, the slider and the faults are about it.
 
@@ -281,15 +396,64 @@ class ExplorerState:
         if name == self.job:
             return []
         t = self.t
-        first = self.jobs[0]
-        for run in {id(r): r for r in (self.run, self.initial_run)}.values():
-            run.focused(None if name == first else name)
+        self._focus(name)
         self.cycle = self.run.trace.cycle_at_time(t)
+        if self.kind == "CronJob":
+            # TRANSLATORS: {name} is a CronJob's name.
+            return self._accept("run", _("showing CronJob {name}").format(name=name))
         # TRANSLATORS: {name} is a Job's name.
         return self._accept("run", _("showing Job {name}").format(name=name))
 
+    def _focus(self, name: str) -> None:
+        first = self.jobs[0]
+        for run in {id(r): r for r in (self.run, self.initial_run)}.values():
+            if name == first or any(tr.job_name == name for tr in run.cluster.traces.values()):
+                run.focused(None if name == first else name)
+
+    def next_schedule(self) -> bool:
+        """Jump over quiet time to the CronJob controller's next sync at which a schedule time has come.
+
+        The views then show the CronJob (whatever the picker showed). False (and nothing changes)
+        when no schedule time comes in the rest of the run, or the run has no CronJob.
+        """
+        cron = self.cronjob
+        if cron is None:
+            self._refuse([_("this run has no CronJob: there is no schedule to jump to")])
+            return False
+        tr = self.run.trace_of(cron) if self.kind == "Job" or self.job != cron else self.run.trace
+        k = self.cycle if tr is self.run.trace else tr.cycle_at_time(self.t)
+        while True:
+            cycles = tr.cycles
+            found = next((i + 1 for i in range(k, len(cycles))
+                          if any(d.rule == "cronjob.schedule.due" for d in cycles[i].decisions)), None)
+            if found is not None or self.run.complete:
+                break
+            k = len(cycles)
+            focus = self.run.focus
+            self.run.focused(cron if cron != self.jobs[0] else None)
+            try:
+                self.run.extend(len(self.run) + NEXT_SCHEDULE_CHUNK)
+            finally:
+                self.run.focus = focus
+        if found is None:
+            self._refuse([_("no later sync of the CronJob controller has a schedule time due: this run ends at "
+                            "{clock}").format(clock=self.clock(self.run.trace.end_t))])
+            return False
+        switched = self.job != cron
+        if switched:
+            self._focus(cron)
+        self.cycle = found
+        self._simulate_ahead(CHUNK_WORK)
+        if switched:
+            self._accept("run", _("showing CronJob {name}").format(name=cron))
+        else:
+            self._accept("cycle")
+        return True
+
     def _before_first_cycle(self) -> str:
         snap = self.snapshot
+        if self.kind == "CronJob":
+            return _(BEFORE_FIRST_CRONJOB_SYNC)
         if snap is None:
             return _(BEFORE_FIRST_CYCLE)
         return _("the snapshot of {now}: the controller's next sync comes next").format(
@@ -377,13 +541,29 @@ class ExplorerState:
     def reason(self) -> str:
         """The headline reason of the current cycle (why the controller did what it did)."""
         c = self.current
-        return self._before_first_cycle() if c is None else " ".join(c.headline.reason.split())
+        if c is None:
+            return self._before_first_cycle()
+        if self.kind == "CronJob":
+            return sync_summary(c, self.run.actions)
+        return " ".join(c.headline.reason.split())
 
     def status_line(self) -> str:
-        """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
-        # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
-        return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles) + SEP
-                + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
+        """``cycle N of M · t=T s · <the headline reason of this cycle>``.
+
+        In a run with a CronJob the time is its wall clock (``day 2 09:05``), and on the CronJob
+        itself the line reads ``sync N of M · day 1 00:02 · created hello-29453762 for 00:02``: what
+        its controller decided at that sync and why, short.
+        """
+        if self.cronjob is None:
+            # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
+            return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles) + SEP
+                    + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
+        if self.kind == "CronJob":
+            # TRANSLATORS: the status line of a CronJob's dashboard, before " · day 1 00:02 · <what it decided>".
+            head = _("sync {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles)
+        else:
+            head = _("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles)
+        return head + SEP + self.clock() + SEP + self.reason()
 
     def decisions(self) -> list[Decision]:
         """The current cycle's decisions in order (empty at cycle 0)."""
@@ -407,9 +587,12 @@ class ExplorerState:
         if c is None:
             lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.of_cycles, t=format_seconds(self.t),
                                                                         reason=self._before_first_cycle()))
-            lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
-                         if self.snapshot is None else
-                         _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
+            if self.kind == "CronJob":
+                lines.append(_("Step to see the CronJob controller's first sync of this CronJob."))
+            else:
+                lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
+                             if self.snapshot is None else
+                             _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
         else:
             head = c.headline
             # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
@@ -520,6 +703,8 @@ class ExplorerState:
         run = self.run
         if run.limit is None or not run.complete:
             return notice
+        if run.limit.limit == "max_time" and run.cluster.cronjobs():
+            return notice  # a CronJob never finishes: its run ends where the dashboard's time does
         lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, Snapshot))
         return "\n".join(filter(None, [notice, *lines]))
 
@@ -613,8 +798,11 @@ class ExplorerState:
         if not isinstance(action, str) or action not in ACTIONS:
             return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
                 action=action, actions=join_list(sorted(ACTIONS)))])
-        if action in JOB_ACTIONS and "job" not in kwargs and self.run.focus is not None:
+        if action in JOB_ACTIONS and "job" not in kwargs and self.run.focus is not None and self.kind == "Job":
             kwargs = {**kwargs, "job": self.run.focus}  # the Job the picker shows
+        if action in CRONJOB_ACTIONS and "cronjob" not in kwargs and self.run.focus is not None \
+                and self.kind == "CronJob":
+            kwargs = {**kwargs, "cronjob": self.run.focus}  # the CronJob the picker shows
         # A big run's fork shows the forked cycle at once and simulates the rest as the learner steps.
         lazy = not (self.run.complete and work_done(self.run.sim) <= EAGER_FORK_WORK)
         try:
@@ -623,6 +811,63 @@ class ExplorerState:
             return self._refuse(error_lines(exc))
         args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
         return self._new_run(run, self._fork_notice(f"{action}({args})", run))
+
+    def _objects(self) -> dict:
+        """Every object the API server had right after the cycle shown (cached per run, Job shown and cycle)."""
+        key = (id(self.run), self.job, self.cycle)
+        if getattr(self, "_objects_key", None) != key:
+            tr = self.run.trace
+            c = self.current
+            end = c.change_end if c is not None else (tr.cycles[0].change_start if tr.cycles else len(tr.changes))
+            self._objects_cache = tr._objects_until(end)
+            self._objects_key = key
+        return self._objects_cache
+
+    def active_jobs(self) -> list[str]:
+        """The CronJob's Jobs that are not finished at the cycle shown, newest first (the faults' Job menu)."""
+        cron = self.cronjob
+        if cron is None:
+            return []
+        uid = self.run.trace_of(cron).job_uid if self.kind == "Job" or self.job != cron else self.run.trace.job_uid
+        jobs = [o for (k, _ns, _n), o in self._objects().items() if k == "Job"
+                and any(r.uid == uid for r in o.metadata.owner_references)
+                and not any(c.type in ("Complete", "Failed") and c.status == "True" for c in o.status.conditions)]
+        jobs.sort(key=lambda j: (j.metadata.creation_timestamp or 0.0, j.metadata.name), reverse=True)
+        return [j.metadata.name for j in jobs]
+
+    def stop_controllers(self, duration: str | float) -> list[str]:
+        """Stop kube-controller-manager for ``duration`` right after the cycle shown (forks the run).
+
+        ``duration``: seconds, or text as the learner types it: whole days, then a Go duration
+        (``90m``, ``3h``, ``1h30m``, ``1d12h``). Error lines naming the field if it does not read.
+        """
+        seconds = duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None
+        if isinstance(duration, str):
+            seconds = parse_duration(duration)
+        if seconds is None or seconds <= 0:
+            return self._refuse([_("stop the controllers for: must be a duration such as 90m, 3h or 1d12h, got "
+                                   "{value!r}").format(value=duration)])
+        return self.act("stop_controllers", seconds=seconds)
+
+    def act_on_job(self, action: str, job: str, **kwargs: Any) -> list[str]:
+        """``fail_pod`` or ``stretch_pod`` on the running pod of the Job called ``job`` (a Job of the CronJob):
+        forks the run right after the cycle shown. Error lines if the Job has no running pod then."""
+        if action not in ("fail_pod", "stretch_pod"):
+            return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
+                action=action, actions=join_list(["fail_pod", "stretch_pod"]))])
+        objs = self._objects()
+        owner = next((o for (k, _ns, n), o in objs.items() if k == "Job" and n == job), None)
+        pods = [] if owner is None else sorted(
+            (o for (k, _ns, _n), o in objs.items() if k == "Pod" and o.metadata.deletion_timestamp is None
+             and o.status.phase in (Phase.RUNNING, Phase.PENDING)
+             and any(r.uid == owner.metadata.uid for r in o.metadata.owner_references)),
+            key=lambda p: (p.status.phase != Phase.RUNNING, p.metadata.creation_timestamp or 0.0, p.metadata.name))
+        running = [p for p in pods if p.status.phase == Phase.RUNNING]
+        if not running:
+            # TRANSLATORS: {action} is the action's name in code (fail_pod, stretch_pod); {job} a Job's name.
+            return self._refuse([_("{action}: Job {job} has no running pod at this time (step until it runs)").format(
+                action=action, job=job)])
+        return self.act(action, name=running[0].metadata.name, **kwargs)
 
     def configure(self, **settings: Any) -> list[str]:
         """Re-run the same manifest and actions under other settings (``seed``, ``nodes``, ``informer_lag``, ...)."""
@@ -639,6 +884,7 @@ class ExplorerState:
             settings=changed))
 
 
-__all__ = ["BEFORE_FIRST_CYCLE", "CHUNK_WORK", "DASHBOARD_BUDGET", "EAGER_FORK_WORK", "LOOKAHEAD_CYCLES",
-           "ExplorerState", "SimulationError", "create_problems", "error_lines", "format_seconds", "limit_lines",
-           "load_snapshot", "manifest_text"]
+__all__ = ["BEFORE_FIRST_CRONJOB_SYNC", "BEFORE_FIRST_CYCLE", "CHUNK_WORK", "CRONJOB_ACTIONS", "DASHBOARD_BUDGET",
+           "EAGER_FORK_WORK", "LOOKAHEAD_CYCLES", "NEXT_SCHEDULE_CHUNK", "PICKER_JOBS", "ExplorerState",
+           "SimulationError", "create_problems", "error_lines", "format_seconds", "limit_lines", "load_snapshot",
+           "manifest_text"]
