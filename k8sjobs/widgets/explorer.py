@@ -406,7 +406,8 @@ class Explorer:
         self.job_faults.add_class("k8sjobs-job-faults")
         self.cronjob_faults = W.VBox([
             W.HBox([group(self.stop_for, self.stop_button),
-                    group(self.suspend_cronjob_button, self.resume_cronjob_button)], layout=row),
+                    group(self.suspend_cronjob_button, self.resume_cronjob_button),
+                    group(self.suspend_for, self.suspend_for_button)], layout=row),
             W.HBox([group(self.schedule_text, self.schedule_button),
                     group(self.time_zone_text, self.time_zone_button)], layout=row),
             W.HBox([group(self.cron_job_menu, self.cron_exit_code, self.fail_job_button),
@@ -789,6 +790,12 @@ class Explorer:
         self.suspend_cronjob_button = _button(_("Suspend CronJob"), _("Set the CronJob's spec.suspend=true: no new "
                                                                       "Jobs; running ones go on"))
         self.resume_cronjob_button = _button(_("Resume CronJob"), _("Set the CronJob's spec.suspend=false"))
+        self.suspend_for = W.Text(value="30m", description=_("Suspend the CronJob for"), placeholder="30m",
+                                  tooltip=_("Suspend now and resume this much later: 90m, 3h, 1d12h"), style=_WIDE,
+                                  layout=W.Layout(width="260px"))
+        self.suspend_for_button = _button(_("Suspend for a while"), _("Set spec.suspend=true now and false again "
+                                                                      "after this long"))
+        self.suspend_for_button.on_click(lambda _b: self.suspend_cronjob_for(self.suspend_for.value))
         self.schedule_text = W.Text(value=cj.spec.schedule if cj is not None else "", description=_("Schedule"),
                                     tooltip=_("The new spec.schedule (cron: minute hour day-of-month month "
                                               "day-of-week)"), style=_WIDE, layout=W.Layout(width="260px"))
@@ -852,6 +859,11 @@ class Explorer:
     def stop_controllers(self, duration: str) -> list[str]:
         """Stop kube-controller-manager for ``duration`` (``90m``, ``3h``, ``1d12h``) right after this sync."""
         return self.state.stop_controllers(duration)
+
+    @_guard
+    def suspend_cronjob_for(self, duration: str) -> list[str]:
+        """Suspend the CronJob right after this sync and resume it ``duration`` (``30m``, ``2h``) later."""
+        return self.state.suspend_cronjob_for(duration)
 
     @_guard
     def act_on_job(self, action: str, job: str, **kwargs: Any) -> list[str]:

@@ -102,6 +102,13 @@ def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -
     return [head, api_hint(limit, "Explorer.from_snapshot" if snapshot else "Explorer")]
 
 
+def stops_early(run: Run) -> bool:
+    """Whether ``run`` stopped at one of its limits before its end: a CronJob never finishes, so a run with
+    one ends where the dashboard's time does (``max_time``), and that is no early stop."""
+    limit = run.limit
+    return limit is not None and not (limit.limit == "max_time" and bool(run.cluster.cronjobs()))
+
+
 Listener = Callable[[str], None]
 """``fn(kind)`` after a change: ``"cycle"`` (moved in the same run), ``"run"`` (a new run),
 ``"error"`` (input refused; :attr:`ExplorerState.last_error` says why)."""
@@ -142,6 +149,14 @@ def parse_duration(text: str) -> float | None:
         return float(m.group(1) or 0) * 86400 + (parse_go_duration(m.group(2)) if m.group(2) else 0.0)
     except ValueError:
         return None
+
+
+def _seconds(duration: str | float) -> float | None:
+    """A positive duration given as seconds or as text (:func:`parse_duration`); None otherwise."""
+    seconds = duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None
+    if isinstance(duration, str):
+        seconds = parse_duration(duration)
+    return seconds if seconds is not None and seconds > 0 else None
 
 
 def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
@@ -703,8 +718,8 @@ class ExplorerState:
         run = self.run
         if run.limit is None or not run.complete:
             return notice
-        if run.limit.limit == "max_time" and run.cluster.cronjobs():
-            return notice  # a CronJob never finishes: its run ends where the dashboard's time does
+        if not stops_early(run):
+            return notice
         lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, Snapshot))
         return "\n".join(filter(None, [notice, *lines]))
 
@@ -728,7 +743,7 @@ class ExplorerState:
                 run = Run(text, self.config, budget=self.budget)
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
-            if run.limit is not None:
+            if stops_early(run):
                 return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
             self.manifest_text = text
             return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
@@ -740,7 +755,7 @@ class ExplorerState:
                 run = self.run.fork(self.cycle, "edit", manifest=text)
             except (ValueError, TypeError, IndexError) as exc:
                 return self._refuse(error_lines(exc))
-            if run.limit is not None and self.run.limit is None:
+            if stops_early(run) and not stops_early(self.run):
                 # The edit makes the run too big (a run that already stops at a limit stays editable).
                 return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
             self.manifest_text = text
@@ -841,13 +856,32 @@ class ExplorerState:
         ``duration``: seconds, or text as the learner types it: whole days, then a Go duration
         (``90m``, ``3h``, ``1h30m``, ``1d12h``). Error lines naming the field if it does not read.
         """
-        seconds = duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None
-        if isinstance(duration, str):
-            seconds = parse_duration(duration)
-        if seconds is None or seconds <= 0:
+        seconds = _seconds(duration)
+        if seconds is None:
             return self._refuse([_("stop the controllers for: must be a duration such as 90m, 3h or 1d12h, got "
                                    "{value!r}").format(value=duration)])
         return self.act("stop_controllers", seconds=seconds)
+
+    def suspend_cronjob_for(self, duration: str | float) -> list[str]:
+        """Suspend the CronJob right after the cycle shown and resume it ``duration`` later (``30m``, ``2h``, or
+        seconds): two actions, one fork. While it is suspended its controller has no sync to step to, so
+        the resumption is taken at its time. Error lines if the duration does not read."""
+        seconds = _seconds(duration)
+        if seconds is None:
+            return self._refuse([_("suspend for: must be a duration such as 90m, 3h or 1d12h, got {value!r}").format(
+                value=duration)])
+        kwargs = {"cronjob": self.job} if self.kind == "CronJob" and self.run.focus is not None else {}
+        try:
+            suspended = self.run.fork(self.cycle, "suspend_cronjob", lazy=True, **kwargs)
+            at = suspended.actions[-1].t + seconds
+            run = suspended.fork_at_time(at, "resume_cronjob", lazy=True, **kwargs) if at <= self.max_time \
+                else suspended
+        except (ValueError, TypeError, IndexError) as exc:
+            return self._refuse(error_lines(exc))
+        # TRANSLATORS: {cycle} is a sync's number, {clock} a time such as day 1 00:30.
+        return self._new_run(run, _("the CronJob is suspended right after sync {cycle} and resumed at {clock}: the "
+                                    "run was forked there; what comes after is simulated as you step").format(
+            cycle=self.cycle, clock=self.clock(at)))
 
     def act_on_job(self, action: str, job: str, **kwargs: Any) -> list[str]:
         """``fail_pod`` or ``stretch_pod`` on the running pod of the Job called ``job`` (a Job of the CronJob):
@@ -875,7 +909,7 @@ class ExplorerState:
             run = self.run.with_settings(**settings)
         except (ValueError, TypeError) as exc:
             return self._refuse(error_lines(exc))
-        if run.limit is not None and self.run.limit is None:
+        if stops_early(run) and not stops_early(self.run):
             return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, Snapshot)))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
