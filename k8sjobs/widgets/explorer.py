@@ -245,7 +245,7 @@ class Explorer:
         self.clock_label.add_class("k8sjobs-clock")
         self.next_schedule_button = _button(_("To the next schedule"),
                                             _("Jump over quiet time to the CronJob controller's next sync at which a "
-                                              "schedule time has come"), icon="fast-forward")
+                                              "schedule time has come"))
         self.next_schedule_button.add_class("k8sjobs-next-schedule")
         self.next_schedule_button.layout.display = "inline-flex" if cron else "none"
         self.next_schedule_button.on_click(lambda _b: self.next_schedule())
@@ -325,7 +325,8 @@ class Explorer:
         # -- why this cycle
         self.explanation = W.HTML()
         self.explanation.add_class("k8sjobs-explanation")
-        why = W.VBox([W.HTML("<b>" + _("Why this cycle") + "</b>"), self.explanation],
+        self.why_title = W.HTML("<b>" + _("Why this cycle") + "</b>")
+        why = W.VBox([self.why_title, self.explanation],
                      layout=W.Layout(padding="0 0 0 4px", min_width="0"))
 
         # -- faults and actions, editing
@@ -626,6 +627,7 @@ class Explorer:
         self.notice.value = html.escape(s.notice)
         self.notice.layout.display = "block" if s.notice else "none"
         self.explanation.value = self._explanation_html()
+        self.why_title.value = "<b>" + (_("Why this sync") if s.kind == "CronJob" else _("Why this cycle")) + "</b>"
         self.fork_note.value = self._fork_note_html()
         self._redraw_visible()
         self._refresh_menus()
@@ -638,7 +640,13 @@ class Explorer:
         s = self.state
         c = s.current
         esc = html.escape
-        if c is None:
+        cron = s.kind == "CronJob"
+        if c is None and cron:
+            parts = ["<p>" + _("<b>Sync 0 of {n}</b>, {clock}: {reason}.").format(
+                         n=s.of_cycles, clock=esc(s.clock()), reason=esc(s.reason())) + "</p>",
+                     "<p>" + _("Press <b>Step</b> to see the CronJob controller's first sync of this CronJob.")
+                     + "</p>"]
+        elif c is None:
             next_step = (_("Press <b>Step</b> to see the Job controller's first sync of this Job.")
                          if s.snapshot is None else
                          _("Press <b>Step</b> to see the Job controller's next sync on this snapshot, as "
@@ -648,9 +656,14 @@ class Explorer:
                      "<p>" + next_step + "</p>"]
         else:
             head = c.headline
-            parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.of_cycles,
-                                                                                  t=format_seconds(c.t))
-                     + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
+            if cron:
+                # TRANSLATORS: {clock} is the time shown, e.g. day 1 00:02.
+                when = _("<b>Sync {cycle} of {n}</b>, {clock}:").format(cycle=c.index, n=s.of_cycles,
+                                                                         clock=esc(s.clock()))
+            else:
+                when = _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.of_cycles,
+                                                                          t=format_seconds(c.t))
+            parts = ["<p>" + when + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
             if c.decisions:
                 parts.append("<p>" + _("What the sync did, in order:") + "</p><ol>")
                 parts += [f"<li>{esc(' '.join(d.reason.split()))} <code>{esc(d.rule)}</code></li>"

@@ -599,21 +599,28 @@ class ExplorerState:
         """
         c = self.current
         lines: list[str] = []
-        if c is None:
+        if c is None and self.kind == "CronJob":
+            lines.append(_("Sync 0 of {n}, {clock}: {reason}.").format(n=self.of_cycles, clock=self.clock(),
+                                                                        reason=self._before_first_cycle()))
+            lines.append(_("Step to see the CronJob controller's first sync of this CronJob."))
+        elif c is None:
             lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.of_cycles, t=format_seconds(self.t),
                                                                         reason=self._before_first_cycle()))
-            if self.kind == "CronJob":
-                lines.append(_("Step to see the CronJob controller's first sync of this CronJob."))
-            else:
-                lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
-                             if self.snapshot is None else
-                             _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
+            lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
+                         if self.snapshot is None else
+                         _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
         else:
             head = c.headline
-            # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
-            lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
-                cycle=c.index, n=self.of_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
-                rule=head.rule))
+            if self.kind == "CronJob":
+                # TRANSLATORS: {clock} is the time, e.g. day 1 00:02; {reason} the sync's headline sentence.
+                lines.append(_("Sync {cycle} of {n}, {clock}: {reason} [{rule}]").format(
+                    cycle=c.index, n=self.of_cycles, clock=self.clock(), reason=" ".join(head.reason.split()),
+                    rule=head.rule))
+            else:
+                # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
+                lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
+                    cycle=c.index, n=self.of_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
+                    rule=head.rule))
             if c.decisions:
                 lines.append(_("What the sync did, in order:"))
                 for d in c.decisions:
