@@ -13,6 +13,8 @@ The public API, for notebooks and scripts (``from k8sjobs import ...``):
   ``kubectl get job,pods -l batch.kubernetes.io/job-name=NAME -o yaml`` printed (text or a
   path); :func:`load_snapshot` reads such a snapshot, :func:`example_snapshot` returns the
   ones lesson 15 uses, :func:`redact_snapshot` strips what may hold secrets before it is shared.
+* :func:`say_schedule` — a CronJob's schedule in words in the current language
+  (``say_schedule("30 2 * * *", "Asia/Shanghai")``: ``at 02:30 every day, Asia/Shanghai``).
 * :func:`set_language`, :func:`get_language` — the language of everything shown
   (``"en"``, ``"zh-CN"``, ``"zh-TW"``, ``"ru"``).
 * :data:`VIEWS`, :func:`view_figure`, :func:`view_text` — pictures of a run and their
@@ -47,6 +49,7 @@ from .snapshot import (
     redact_snapshot,
 )
 from .trace import Run, Trace, describe_job, get_job, render_trace
+from .trace.schedule_words import say_schedule
 
 __version__ = "0.1.0"
 
@@ -159,6 +162,7 @@ __all__ = [
     "load_snapshot",
     "redact_snapshot",
     "render_trace",
+    "say_schedule",
     "set_language",
     "validate",
     "view_figure",

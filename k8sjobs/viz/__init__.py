@@ -23,6 +23,8 @@ ownership      Job -> Pods -> Nodes at the cycle (networkx graph, layered layout
 control_loop   informer -> work queue -> sync -> API server -> kubelet, the cycle's steps lit
 events         the Job's events as ``kubectl describe`` shows them
 cluster        every Job's pods on the nodes' pod slots over time, and who waited for a slot
+schedule       a CronJob's schedule times and what became of each: Jobs, skipped and missed runs
+history        a CronJob's Jobs: kept, or deleted by the history limits, ttlSecondsAfterFinished, Replace
 =============  ===========================================================================
 
 This package never imports ipywidgets: it works in a static notebook, in Voila and under a
@@ -49,7 +51,9 @@ from . import (
     deletion,
     events,
     expectations,
+    history,
     ownership,
+    schedule,
     slow_start,
     timeline,
 )
@@ -80,7 +84,7 @@ REGISTRY: dict[str, View] = {v.name: v for v in (
     _view(timeline, N_("Timeline")), _view(counts, N_("Counts")), _view(slow_start, N_("Slow start")),
     _view(backoff, N_("Back-off")), _view(deletion, N_("Deletion order")), _view(expectations, N_("Expectations")),
     _view(ownership, N_("Ownership")), _view(control_loop, N_("Control loop")), _view(events, N_("Events")),
-    _view(cluster, N_("Cluster")),
+    _view(cluster, N_("Cluster")), _view(schedule, N_("Schedule")), _view(history, N_("History")),
 )}
 """Every view, in the order the lessons introduce them: the one list of views."""
 

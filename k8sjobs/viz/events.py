@@ -22,9 +22,17 @@ from ._common import HIGHLIGHT, INK, cycle_word, job_ref, make_figure, plural, r
 
 VIEW = "events"
 FITS_WIDTH = False
+KINDS = ("Job", "CronJob")
+"""A Job's events (``kubectl describe job``) or a CronJob's (``kubectl describe cronjob``)."""
 MAX_ROWS = 100
 """At most this many rows (the most recent); kubectl would print them all."""
 SOURCE = "job-controller"
+SOURCES = {"Job": SOURCE, "CronJob": "cronjob-controller"}
+"""The component that records a kind's events, as kubectl's From column shows it."""
+
+
+def _ref(trace: Trace) -> str:
+    return f"cronjob.batch/{trace.job_name}" if trace.kind == "CronJob" else job_ref(trace)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +64,12 @@ def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
         age = human_duration(t - times[-1])
         if len(times) > 1:
             age = f"{age} (x{len(times)} over {human_duration(t - times[0])})"
-        out.append(Row(typ, reason, age, SOURCE, message, times[0], times[-1], len(times)))
+        out.append(Row(typ, reason, age, SOURCES.get(trace.kind, SOURCE), message, times[0], times[-1], len(times)))
     return out, len(evs), dropped
 
 
 def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int) -> tuple[str, str]:
-    main = _("Events of {job} as kubectl describe shows them after {when}").format(job=job_ref(trace),
+    main = _("Events of {job} as kubectl describe shows them after {when}").format(job=_ref(trace),
                                                                                   when=cycle_word(k, t, trace))
     warnings = sum(r.count for r in rs if r.type == "Warning")
     # TRANSLATORS: {events} is "5 events", {rows} "3 rows", {warnings} "1 warning".

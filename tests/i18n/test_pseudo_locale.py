@@ -151,6 +151,32 @@ def test_every_view_and_its_text_twin_speak_only_through_the_catalog(pseudo):
     assert problems == {}
 
 
+def test_the_cronjob_views_and_their_text_twins_speak_only_through_the_catalog(pseudo):
+    import sys
+    from pathlib import Path
+
+    from k8sjobs import viz
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "viz"))
+    import cron_scenarios as C
+
+    problems = {}
+    for name in ("forbid", "replace", "down_deadline", "suspended", "history", "ttl", "zone", "minutes"):
+        tr = C.trace(name)
+        # Kubernetes' own words: the events and kubectl's Events block ("x10 over 45m"), policies, kinds, names.
+        texts = [tr.job_name, "Job CronJob Allow Forbid Replace UTC Asia Shanghai Events Type Reason Age From Message over",
+                 *[f"{e.type} {e.reason} {e.message}" for e in tr.events]]
+        allowed = {w for t in texts for w in WORD.findall(t)}
+        n = len(tr.cycles)
+        pieces = {}
+        for view in viz.views_for("CronJob"):
+            for k in sorted({0, 1, n // 2, n}):
+                pieces[f"{name}/{view}/{k}/text"] = viz.text(view, tr, k)
+                pieces[f"{name}/{view}/{k}/figure"] = "\n".join(figure_texts(viz.figure(view, tr, k)))
+        problems.update(scan(pieces, allowed))
+    assert problems == {}
+
+
 def widget_texts(widget) -> list[str]:
     """Every string a widget tree shows: descriptions, tooltips, placeholders, HTML, tab titles, options."""
     import ipywidgets as W

@@ -73,7 +73,7 @@ def test_the_subtitle_of_each_figure_is_the_second_part_of_its_text_twin():
 
 def test_views_are_listed_in_lesson_order_and_unknown_names_are_refused():
     assert viz.VIEWS == ("timeline", "counts", "slow_start", "backoff", "deletion", "expectations", "ownership",
-                         "control_loop", "events", "cluster")
+                         "control_loop", "events", "cluster", "schedule", "history")
     with pytest.raises(ValueError, match="unknown view 'gantt'"):
         viz.figure("gantt", S.indexed().trace, 1)
 
