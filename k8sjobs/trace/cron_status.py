@@ -14,7 +14,8 @@ import datetime as _dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..controller.cronjob.utils import load_location, to_time
+from ..controller.cronjob.utils import from_time, load_location, to_time
+from ..cron import CronParseError, is_zero, parse_standard
 from ..i18n import _, join_list, ngettext
 from .records import Cycle, Decision
 
@@ -44,6 +45,27 @@ def wall_clock(t: float, zone: str | None, start: float = 0.0) -> str:
     return _("day {day} {time}").format(day=day, time=clock_time(t, zone))
 
 
+MAX_COUNTED = 1_000_000
+"""Schedule times counted one by one at most (a year of an every-second... schedule is not counted)."""
+
+
+def times_between(schedule: str, zone: str | None, after: float, before: float) -> int | None:
+    """How many times of ``schedule`` (read in ``zone``) fall strictly between ``after`` and ``before``
+    (None when the schedule does not parse or there are too many to count)."""
+    try:
+        sched = parse_standard(schedule)
+    except CronParseError:
+        return None
+    t, end, n = to_time(after, zone_of(zone)), before, 0
+    while True:
+        t = sched.next(t)
+        if is_zero(t) or from_time(t) >= end:
+            return n
+        n += 1
+        if n > MAX_COUNTED:
+            return None
+
+
 def _find(decisions: Sequence[Decision], rule: str) -> list[Decision]:
     return [d for d in decisions if d.rule == rule]
 
@@ -69,12 +91,16 @@ def _cause(earliest: float, scheduled: float, actions: Iterable[Any]) -> str:
     return ""
 
 
-def sync_summary(cycle: Cycle, actions: Iterable[Any] = ()) -> str:
+def sync_summary(cycle: Cycle, actions: Iterable[Any] = (), since: float | None = None) -> str:
     """What the CronJob controller decided at ``cycle`` and why, short (see the module docstring).
 
     ``actions`` are the run's learner actions (:class:`~k8sjobs.sim.Action`): they say why runs
-    were missed (the controller stopped, the CronJob suspended). A sync this module has no short
-    words for says its headline decision in full.
+    were missed (the controller stopped, the CronJob suspended). ``since``: the latest schedule
+    time an earlier sync considered (run, skipped or too late), or the CronJob's creation: the
+    runs missed are the schedule's times after it and before the one this sync handles, counted
+    one by one (the controller's own count is an estimate that also counts the one it runs, and
+    earlier times already skipped). A sync this module has no short words for says its headline
+    decision in full.
     """
     ds = cycle.decisions
     parts: list[str] = []
@@ -84,13 +110,16 @@ def sync_summary(cycle: Cycle, actions: Iterable[Any] = ()) -> str:
         zone = f.get("zone")
         at = clock_time(f["scheduled"], zone)
         created = _first(ds, "cronjob.create")
-        missed = int(f.get("missed") or 0)
+        start = since if since is not None else f["earliest"]
+        counted = times_between(f.get("schedule", ""), zone, start, f["scheduled"]) if f.get("case") in (
+            "few", "many") else 0
+        missed = counted if counted is not None else max(int(f.get("missed") or 0) - 1, 0)
         replaced = [d.fields["job"] for d in ds if d.rule == "cronjob.delete" and d.fields.get("case") == "replace"]
         if replaced:
             # TRANSLATORS: {jobs} names the Jobs deleted; Replace is the concurrencyPolicy value (stays English).
             parts.append(_("Replace: deleted {jobs}").format(jobs=join_list(replaced)))
-        if f.get("case") in ("few", "many") and missed > 1:
-            cause = _cause(f["earliest"], f["scheduled"], actions)
+        if missed > 0:
+            cause = _cause(start, f["scheduled"], actions)
             if created is not None:
                 # TRANSLATORS: {cause} is empty or " while the controller was down"; {time} is 09:00.
                 parts.append(ngettext("missed {n} run{cause}: started only the latest ({time}) as {job}",
@@ -153,4 +182,4 @@ def sync_summary(cycle: Cycle, actions: Iterable[Any] = ()) -> str:
     return PART_SEP.join(parts)
 
 
-__all__ = ["PART_SEP", "clock_time", "sync_summary", "wall_clock", "zone_of"]
+__all__ = ["MAX_COUNTED", "PART_SEP", "clock_time", "sync_summary", "times_between", "wall_clock", "zone_of"]

@@ -187,10 +187,15 @@ class Explorer:
 
     @staticmethod
     def _cronjob_views(views: Sequence[str] | str | None) -> tuple[str, ...]:
-        """The views given that show a CronJob (all of them when none given, or none of those given does)."""
+        """The views given that show a CronJob (all of them when none given, or none of those given does: the
+        CronJob's own first)."""
         names = () if views is None else ((views,) if isinstance(views, str) else tuple(views))
         given = tuple(v for v in names if "CronJob" in viz.REGISTRY[v].kinds)
-        return given or viz.views_for("CronJob")
+        if given:
+            return given
+        # A CronJob's own views (its schedule, its history) first, then those it shares with a Job's.
+        every = viz.views_for("CronJob")
+        return tuple(sorted(every, key=lambda v: (viz.REGISTRY[v].kinds != ("CronJob",), every.index(v))))
 
     @staticmethod
     def _check_views(views: Sequence[str] | str | None, *, several_jobs: bool = False) -> tuple[str, ...]:

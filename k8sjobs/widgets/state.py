@@ -559,8 +559,17 @@ class ExplorerState:
         if c is None:
             return self._before_first_cycle()
         if self.kind == "CronJob":
-            return sync_summary(c, self.run.actions)
+            return sync_summary(c, self.run.actions, self._considered_before(c.index))
         return " ".join(c.headline.reason.split())
+
+    def _considered_before(self, index: int) -> float:
+        """The latest schedule time a CronJob sync before sync ``index`` considered, else the run's start."""
+        cycles = self.run.trace.cycles
+        for c in reversed(cycles[:index - 1]):
+            for d in c.decisions:
+                if d.rule == "cronjob.schedule.due":
+                    return d.fields["scheduled"]
+        return self.run.trace.start_t
 
     def status_line(self) -> str:
         """``cycle N of M · t=T s · <the headline reason of this cycle>``.

@@ -3,11 +3,11 @@
 tests/browser/fixtures/cronjob.ipynb opens an Explorer on an every-minute CronJob (one 2 s pod per
 Job, one node, four hours); its ``set_language("en")`` is made ``set_language(<language>)``. The test
 steps the CronJob, jumps to the next schedule, stops the controllers for 3 hours (the faults
-panel's default) and jumps again: the status line must then say, in the language, that 180 runs
+panel's default) and jumps again: the status line must then say, in the language, that 179 runs
 were missed while the controller was down and only the latest started. The words it expects come
 from an ExplorerState driven the same way in the test (the same catalog the kernel reads). The
 CronJob's view tabs are the CronJob's views (``viz.views_for("CronJob")``), and the visible view's
-title follows the jump. Screenshots: artifacts/browser/test_cronjob_dashboard_in_lab[<language>]-*.png.
+title follows the jump (the Schedule view: the CronJob's own views come first). Screenshots: artifacts/browser/test_cronjob_dashboard_in_lab[<language>]-*.png.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from test_dashboard import EXPLORER, STATUS, expect_status
 from test_dashboard_languages import assert_glyphs_render, assert_labels_fit
 
 from k8sjobs import i18n, viz
+from k8sjobs.widgets.explorer import Explorer
 from k8sjobs.widgets.state import ExplorerState
 
 NB = "tests/browser/fixtures/cronjob.ipynb"
@@ -44,8 +45,9 @@ def _expected(language: str) -> dict[str, object]:
         s.next_schedule()
         out["after_stop"], out["clock_after_stop"] = s.status_line(), s.clock()
         out["picker"] = [label for label, _name in s.picker()[0]]
-        out["tabs"] = [viz.title(v) for v in viz.views_for("CronJob")]
-        view = viz.views_for("CronJob")[0]
+        views = Explorer._cronjob_views(None)
+        out["tabs"] = [viz.title(v) for v in views]
+        view = views[0]
         out["view"] = view
         out["title"] = viz.figure(view, s.trace, s.cycle).layout.title.text
         out["next_button"] = i18n._("To the next schedule")
@@ -59,9 +61,9 @@ def _expected(language: str) -> dict[str, object]:
 def test_cronjob_dashboard_in_lab(lab, probe, language):
     want = _expected(language)
     if language == "en":
-        assert "missed 180 runs while the controller was down: started only the latest (03:01)" in want["after_stop"]
+        assert "missed 179 runs while the controller was down: started only the latest (03:01)" in want["after_stop"]
     else:
-        assert "пропущено 180 запусков, пока контроллер был остановлен: запущен только последний (03:01)" in \
+        assert "пропущено 179 запусков, пока контроллер был остановлен: запущен только последний (03:01)" in \
             want["after_stop"]
     nb = lab.open_notebook(probe, NB)
     probe.page.evaluate(

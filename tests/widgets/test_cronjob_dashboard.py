@@ -116,15 +116,36 @@ def test_picking_a_job_of_the_cronjob_shows_its_own_cycles_and_the_wall_clock(he
                                    "batches 1, 2, 4, ...")
 
 
-def test_stopping_the_controllers_for_three_hours_misses_180_runs_and_starts_only_the_latest(hello):
+def test_stopping_the_controllers_for_three_hours_misses_179_runs_and_starts_only_the_03_01_one(hello):
     hello.next_schedule()
     assert hello.stop_controllers("3h") == []
     assert hello.actions[-1].describe() == "stop_controllers(seconds=10800.0)"
     assert hello.next_schedule() is True
-    assert hello.status_line().endswith("· day 1 03:01 · missed 180 runs while the controller was down: started "
+    assert hello.status_line().endswith("· day 1 03:01 · missed 179 runs while the controller was down: started "
                                         "only the latest (03:01) as hello-29453941")
+    # the controller's own estimate counts the one it runs too: 180 unmet times, more than 100
     due = hello.current.find("cronjob.schedule.due")[0].fields
     assert due["missed"] == 180 and due["case"] == "many"
+    # the Schedule view counts the same 179 times missed while the controller manager was down
+    assert "179 missed while the controller manager was down" in viz.text("schedule", hello.trace, hello.cycle)
+
+
+def test_runs_skipped_by_an_earlier_sync_are_not_counted_again_as_missed():
+    s = ExplorerState(FORBID, nodes=1, max_time=2 * 3600)
+    s.next_schedule()
+    s.step()
+    s.step()
+    s.act_on_job("stretch_pod", "nightly-29453765", seconds=700)  # runs until 00:16:42
+    s.next_schedule()
+    assert s.status_line().endswith("· day 1 00:10 · skipped 00:10: Forbid, job nightly-29453765 still running")
+    s.next_schedule()
+    assert s.status_line().endswith("· day 1 00:15 · skipped 00:15: Forbid, job nightly-29453765 still running")
+    s.next_schedule()
+    # when the Job has finished, the most recent unmet time runs late; the controller counts 2 unmet
+    # times (00:10, 00:15), but 00:10 was skipped by Forbid at its own sync, not missed
+    assert s.current.find("cronjob.schedule.due")[0].fields["missed"] == 2
+    assert s.status_line().endswith("· created nightly-29453775 for 00:15")
+    assert s.clock() == "day 1 00:16:42"
 
 
 def test_a_stop_duration_that_does_not_read_is_refused_naming_the_field_and_the_run_is_kept(hello):
@@ -194,7 +215,7 @@ def test_suspending_the_cronjob_creates_no_job_and_resuming_starts_only_the_late
     hello.step()
     assert hello.status_line().endswith("suspended: no Job is created")
     assert hello.next_schedule() is True
-    assert hello.status_line().endswith("· day 1 00:30 · missed 29 runs while the CronJob was suspended: started "
+    assert hello.status_line().endswith("· day 1 00:30 · missed 28 runs while the CronJob was suspended: started "
                                         "only the latest (00:30) as hello-29453790")
 
 
@@ -246,18 +267,22 @@ def test_the_status_line_speaks_the_learners_language():
 
 def test_the_cronjob_shows_its_views_and_a_picked_job_the_job_views_in_the_same_figures():
     e = Explorer(HELLO, nodes=1, max_time=3600)
-    assert e.cronjob_views == viz.views_for("CronJob")
-    assert list(e.tabs.titles) == [viz.title(v) for v in viz.views_for("CronJob")]
+    assert set(e.cronjob_views) == set(viz.views_for("CronJob"))
+    own = [v for v in e.cronjob_views if viz.REGISTRY[v].kinds == ("CronJob",)]
+    assert own and list(e.cronjob_views[:len(own)]) == own, "the CronJob's own views come first"
+    assert list(e.tabs.titles) == [viz.title(v) for v in e.cronjob_views]
     assert e.clock_label.value == "day 1 00:00" and e.slider.readout is False
     e.next_schedule_button.click()
     assert "created hello-29453761 for 00:01" in e.status.value
+    e.tabs.selected_index = e.cronjob_views.index("cluster")
     cluster = e.figures["cluster"]
     e.job_menu.value = "hello-29453761"
     assert list(e.tabs.titles) == [viz.title(v) for v in e.views]
     assert all("Job" in viz.REGISTRY[v].kinds for v in e.views)
     e.tabs.selected_index = e.views.index("cluster")
     e.job_menu.value = "hello"
-    assert list(e.tabs.titles) == [viz.title(v) for v in viz.views_for("CronJob")]
+    assert list(e.tabs.titles) == [viz.title(v) for v in e.cronjob_views]
+    assert e.tabs.selected_index == e.cronjob_views.index("cluster"), "the tab shown stays where it can"
     assert e.figures["cluster"] is cluster, "one FigureWidget per view, updated in place"
     assert e.job_faults.layout.display == "none" and e.cronjob_faults.layout.display == "flex"
 
@@ -272,5 +297,5 @@ def test_the_cronjob_faults_panel_acts_and_keeps_a_refused_schedule_in_its_field
     e.stop_button.click()
     assert e.error.layout.display == "none"
     e.next_schedule_button.click()
-    assert "missed 180 runs while the controller was down" in e.status.value
+    assert "missed 179 runs while the controller was down" in e.status.value
     assert e.clock_label.value == "day 1 03:01"
