@@ -42,7 +42,12 @@ def copy_callback(fn: Any, memo: dict[int, Any]) -> Any:
 
 
 class Clock(Protocol):
-    """What a component may ask of time: the current instant, in seconds."""
+    """What a component may ask of time: the current instant, in seconds, and where 0 is on the wall clock."""
+
+    origin: float
+    """Where simulated time 0 is on the wall clock, in seconds after 2026-01-01T00:00:00Z (the model's
+    epoch, :data:`k8sjobs.api.serialize.EPOCH`): the instant ``t`` is ``EPOCH + origin + t``. Only what
+    needs the calendar reads it (the CronJob controller's schedules and Job names); durations never do."""
 
     def now(self) -> float:
         """Return the current simulated time in seconds."""
@@ -50,12 +55,18 @@ class Clock(Protocol):
 
 
 class FakeClock:
-    """A clock that moves only when told to (mirrors k8s.io/utils/clock/testing.FakeClock)."""
+    """A clock that moves only when told to (mirrors k8s.io/utils/clock/testing.FakeClock).
 
-    __slots__ = ("_now",)
+    ``origin`` is where its 0 is on the wall clock (see :attr:`Clock.origin`; 0: the model's epoch,
+    2026-01-01T00:00:00Z). Upstream's fake clock holds an absolute ``time.Time``; ours holds seconds
+    since ``origin``, and the calendar is ``origin`` away.
+    """
 
-    def __init__(self, start: float = 0.0) -> None:
+    __slots__ = ("_now", "origin")
+
+    def __init__(self, start: float = 0.0, origin: float = 0.0) -> None:
         self._now = float(start)
+        self.origin = float(origin)
 
     def now(self) -> float:
         """Return the current simulated time in seconds."""
@@ -78,7 +89,7 @@ class FakeClock:
         self._now = float(t)
 
     def __repr__(self) -> str:
-        return f"FakeClock(t={self._now:g})"
+        return f"FakeClock(t={self._now:g})" if not self.origin else f"FakeClock(t={self._now:g}, origin={self.origin:g})"
 
 
 class Scheduler(Protocol):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from .api import yamlio
+from .api import serialize, yamlio
 from .api.apierrors import APIError
 from .api.errors import DecodeError, FieldError, InvalidError
 from .api.events import StoreEventRecorder
@@ -75,8 +75,17 @@ class SimConfig:
     manual: bool = False
     controller_zone: str = "UTC"
     """kube-controller-manager's own time zone: where a CronJob schedule without a time zone is evaluated."""
+    start: str | None = None
+    """The wall-clock instant of simulated time 0, RFC 3339 with its offset (``2026-03-08T00:00:00-05:00``);
+    None: 2026-01-01T00:00:00Z (:data:`~k8sjobs.api.serialize.EPOCH`). What a CronJob's schedule, its
+    Jobs' names and dates read; a run from a snapshot is at the snapshot's own dates."""
 
     __deepcopy__ = share_on_deepcopy
+
+    @property
+    def origin(self) -> float:
+        """Where simulated time 0 is: seconds after :data:`~k8sjobs.api.serialize.EPOCH` (0 when ``start`` is None)."""
+        return 0.0 if self.start is None else serialize.parse_time(self.start)
 
     def __post_init__(self) -> None:
         problems = []
@@ -93,8 +102,30 @@ class SimConfig:
         if not isinstance(self.controller_zone, str) or load_location(self.controller_zone) is None:
             problems.append(f"controller_zone: must be an IANA time zone name such as UTC or Europe/Berlin, "
                             f"got {self.controller_zone!r}")
+        problem = _start_problem(self.start)
+        if problem is not None:
+            problems.append(problem)
         if problems:
             raise ValueError("invalid simulation settings: " + "; ".join(problems))
+
+
+_FIRST_START, _LAST_START = "1970-01-01T00:00:00Z", "9000-01-01T00:00:00Z"
+
+
+def _start_problem(start: object) -> str | None:
+    """What is wrong with a ``start`` setting, naming it (None: nothing)."""
+    if start is None:
+        return None
+    example = "such as 2026-03-08T00:00:00-05:00 or 2026-01-01T00:00:00Z"
+    if not isinstance(start, str):
+        return f"start: must be an RFC 3339 date and time with its offset ({example}), got {start!r}"
+    try:
+        at = serialize.parse_time(start)
+    except ValueError:
+        return f"start: must be an RFC 3339 date and time with its offset ({example}), got {start!r}"
+    if not serialize.parse_time(_FIRST_START) <= at < serialize.parse_time(_LAST_START):
+        return f"start: must be from {_FIRST_START} up to {_LAST_START}, got {start!r}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,7 +500,12 @@ class Simulation:
         self.cronjob_manifests: tuple[CronJob, ...] = tuple(m for _, m in loaded if isinstance(m, CronJob))
         """Every CronJob the run starts with (their Jobs come as they are scheduled)."""
         self.manifest = self.manifests[0] if self.manifests else job_of_template(self.cronjob_manifests[0])
-        self.clock = FakeClock(self.snapshot.now if self.snapshot is not None else 0.0)
+        if self.snapshot is not None and config.start is not None:
+            raise ValueError(f"invalid simulation settings: start: a run from a snapshot is at the snapshot's own "
+                             f"dates (its time 0 is {self.snapshot.real_time(0.0)}), got {config.start!r}")
+        self.origin = self.snapshot.origin if self.snapshot is not None else config.origin
+        """Where simulated time 0 is, in seconds after :data:`~k8sjobs.api.serialize.EPOCH` (the clock's origin)."""
+        self.clock = FakeClock(self.snapshot.now if self.snapshot is not None else 0.0, origin=self.origin)
         self.heap = EventHeap(self.clock)
         self.store = APIStore(self.clock, ids=ids or IdSource(config.seed),
                               pod_grace_period=pod_grace_period or upstream_pod_grace_period)

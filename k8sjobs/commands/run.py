@@ -58,6 +58,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pods-per-node", type=int, default=110, help=_("pod slots per node (default 110)"))
     p.add_argument("--informer-lag", type=float, default=0.0, help=_("seconds the controller's caches trail the "
                                                                       "API server (default 0)"))
+    p.add_argument("--start", metavar="TIME",
+                   help=_("the wall-clock instant of simulated time 0, RFC 3339 with its offset, such as "
+                          "2026-03-08T00:00:00-05:00 (default 2026-01-01T00:00:00Z): the dates a CronJob's "
+                          "schedule, its Jobs' names and the printed times read"))
     until = p.add_mutually_exclusive_group()
     until.add_argument("--until", type=duration, metavar="DURATION",
                        help=_("stop after this much simulated time: seconds, or with units (90s, 15m, 3h, 7d, "
@@ -111,7 +115,7 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     try:
         config = SimConfig(seed=args.seed, nodes=args.nodes, pods_per_node=args.pods_per_node,
-                           informer_lag=args.informer_lag)
+                           informer_lag=args.informer_lag, start=args.start)
         budget = Budget(max_pods=args.max_pods, max_events=args.max_events, max_pod_cycles=args.max_pod_cycles,
                         max_time=args.until if args.until is not None else FOREVER, max_cycles=args.max_cycles)
         bar = ProgressBar(sys.stderr, args.until) if sys.stderr.isatty() else None

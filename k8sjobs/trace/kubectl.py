@@ -899,7 +899,7 @@ def describe_cronjob(trace: Trace) -> str:
         lines.append(f"Active Deadline Seconds:\t{job_spec.active_deadline_seconds}s")
     lines += pod_template_lines(job_spec.template)
     if st.last_schedule_time is not None:
-        lines.append(f"Last Schedule Time:\t{_date(st.last_schedule_time)}")
+        lines.append(f"Last Schedule Time:\t{_date(st.last_schedule_time, trace.origin)}")
     lines.append(f"Active Jobs:\t{', '.join(r.name for r in st.active) or '<none>'}")
     lines += _event_lines(list(trace.events), now, "cronjob-controller")
     return _align(lines)

@@ -197,11 +197,12 @@ def _cron_times(f: Mapping[str, Any]) -> Mapping[str, Any]:
     except ValueError:
         zone = load_location("UTC")
     out: dict[str, Any] = {}
+    origin = f.get("origin") or 0.0  # where the run's time 0 is (set when it is not the model's epoch)
     for name in _CRON_TIME_FIELDS:
         if name in f:
             value = f[name]
             try:
-                out[name] = "<none>" if value is None else format_rfc3339(to_time(value, zone))
+                out[name] = "<none>" if value is None else format_rfc3339(to_time(value, zone, origin))
             except (OverflowError, ValueError):  # beyond year 9999: shown as seconds
                 out[name] = f"t={value:g} s"
     if "delay" in f and f["delay"] is not None:

@@ -81,8 +81,8 @@ class Trace:
     snapshot_at: str | None = None
     """For a run from a real cluster's snapshot: the snapshot's time as the cluster printed it (RFC 3339)."""
     origin: float = 0.0
-    """Where the run's time 0 is, in seconds since :data:`k8sjobs.api.serialize.EPOCH`: 0 for a run from a
-    manifest, the Job's ``creationTimestamp`` for a run from a snapshot. Printed dates add it, so a forecast
+    """Where the run's time 0 is, in seconds since :data:`k8sjobs.api.serialize.EPOCH`: for a run from a
+    manifest its ``start`` setting (0 by default), the Job's ``creationTimestamp`` for a run from a snapshot. Printed dates add it, so a forecast
     of a real Job shows the cluster's dates, never the epoch."""
     initial_changes: int = 0
     """How many changes record the world as the run found it (the Job, nodes, a snapshot's pods)."""
@@ -371,7 +371,7 @@ class Recorder:
                 self._change(WatchEvent("ADDED", "Pod", pod))
         start_t = sim.clock.now()
         snapshot_at = sim.snapshot.real_time(sim.snapshot.now) if sim.snapshot is not None else None
-        origin = sim.snapshot.origin if sim.snapshot is not None else 0.0
+        origin = sim.origin
         for tr in self.traces.values():
             tr.start_t, tr.snapshot_at, tr.initial_changes = start_t, snapshot_at, len(self.changes)
             tr.origin = origin

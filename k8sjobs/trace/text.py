@@ -141,7 +141,7 @@ def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None
         # TRANSLATORS: the second line of a trace with a CronJob: when t=0 is on the wall clock and the zone of
         # kube-controller-manager (where a schedule without a time zone is evaluated); {zone} stays as it is.
         lines.append(_("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
-            start=format_time(first.start_t), zone=cfg.controller_zone))
+            start=format_time(first.start_t + first.origin), zone=cfg.controller_zone))
     objects = [f"{tr.kind.lower()}/{tr.job_name}" for tr in traces]
     width = max(display_width(o) for o in objects)
     # TRANSLATORS: a column title of the trace table of several Jobs: which object the sync served.

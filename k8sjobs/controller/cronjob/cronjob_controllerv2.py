@@ -275,12 +275,16 @@ class CronJobController:
         return u.load_location(self.zone_name) or _dt.UTC
 
     def _say(self, rule: str, **fields: Any) -> None:
-        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence.
+        # Language-neutral: the rule id and its fields; k8sjobs.trace.reasons renders the sentence. A run whose
+        # time 0 is not the model's epoch adds it, so the decision's times are shown at the run's dates.
+        origin = self.clock.origin
+        if origin:
+            fields["origin"] = origin
         self.emit(rule, **fields)
 
     def now(self) -> _dt.datetime:
         """jm.now(): the clock's instant in the controller's zone."""
-        return u.to_time(self.clock.now(), self.zone)
+        return u.to_time(self.clock.now(), self.zone, self.clock.origin)
 
     # ------------------------------------------------------------------ the worker
 
@@ -475,7 +479,7 @@ class CronJobController:
                 self._say("cronjob.update.unparseable", cronjob=key, schedule=cur.spec.schedule)
                 return
             now = self.now()
-            delay = u.next_schedule_time_duration(cur, now, sched)
+            delay = u.next_schedule_time_duration(cur, now, sched, self.clock.origin)
             self._say("cronjob.update.schedule_changed", cronjob=key, schedule=cur.spec.schedule, delay=delay,
                       at=self.clock.now() + delay, zone=self._shown_zone(cur))
             self.enqueue_controller_after(cur, delay)
@@ -592,19 +596,20 @@ class CronJobController:
                                 "clock skew")
             self._say("cronjob.schedule.too_many_missed", cronjob=key, missed=mr.count, limit=u.TOO_MANY_MISSED)
 
-        nxt = u.next_schedule_time(cj, now, sched, too_many)
+        origin = self.clock.origin
+        nxt = u.next_schedule_time(cj, now, sched, too_many, origin)
         if nxt.error is not None:
             self.recorder.event(cj, WARNING, "InvalidSchedule", f"invalid schedule: {cj.spec.schedule} : {nxt.error}")
             self._say("cronjob.skip.invalid_schedule", cronjob=key, schedule=cj.spec.schedule, error=nxt.error)
             return None, update_status, None
-        earliest = u.from_time(nxt.recent.earliest)
+        earliest = u.from_time(nxt.recent.earliest, origin)
         if nxt.scheduled is None:
             # Nothing due yet (the usual case only after a restart or an early wake-up).
-            t = u.next_schedule_time_duration(cj, now, sched)
+            t = u.next_schedule_time_duration(cj, now, sched, origin)
             self._say("cronjob.schedule.none_due", cronjob=key, schedule=cj.spec.schedule, earliest=earliest,
                 at=self.clock.now() + t, zone=zone)
             return t, update_status, None
-        scheduled = u.from_time(nxt.scheduled)
+        scheduled = u.from_time(nxt.scheduled, origin)
         self._say("cronjob.schedule.due", cronjob=key, case=nxt.recent.missed, schedule=cj.spec.schedule,
             scheduled=scheduled, earliest=earliest, missed=nxt.recent.count, zone=zone,
             deadline=cj.spec.starting_deadline_seconds)
@@ -614,21 +619,21 @@ class CronJobController:
             self.recorder.event(cj, WARNING, "MissSchedule",
                                 f"Missed scheduled time to start a job: {format_rfc1123z(nxt.scheduled)}")
             self._say("cronjob.skip.too_late", cronjob=key, scheduled=scheduled, deadline=deadline, zone=zone)
-            return u.next_schedule_time_duration(cj, now, sched), update_status, None
+            return u.next_schedule_time_duration(cj, now, sched, origin), update_status, None
 
         job_name = u.get_job_name(cj, nxt.scheduled)
         by_name = u.in_active_list_by_name(cj, cj.metadata.namespace, job_name)
         if by_name or (cj.status.last_schedule_time is not None and cj.status.last_schedule_time == scheduled):
             self._say("cronjob.skip.already_processed", cronjob=key, case="active" if by_name else "last",
                 scheduled=scheduled, job=job_name, zone=zone)
-            return u.next_schedule_time_duration(cj, now, sched), update_status, None
+            return u.next_schedule_time_duration(cj, now, sched, origin), update_status, None
 
         if cj.spec.concurrency_policy == ConcurrencyPolicy.FORBID and cj.status.active:
             self.recorder.event(cj, NORMAL, "JobAlreadyActive",
                                 "Not starting job because prior execution is running and concurrency policy is Forbid")
             self._say("cronjob.skip.forbid", cronjob=key, active=len(cj.status.active),
                 jobs=[a.name for a in cj.status.active], scheduled=scheduled, zone=zone)
-            return u.next_schedule_time_duration(cj, now, sched), update_status, None
+            return u.next_schedule_time_duration(cj, now, sched, origin), update_status, None
 
         if cj.spec.concurrency_policy == ConcurrencyPolicy.REPLACE:
             for a in cj.status.active:
@@ -647,7 +652,7 @@ class CronJobController:
             cj = cj_ref.obj
 
         already_exists = False
-        job_req = u.get_job_from_template2(cj, nxt.scheduled)
+        job_req = u.get_job_from_template2(cj, nxt.scheduled, origin)
         try:
             job_resp = self.job_control.create_job(cj.metadata.namespace, job_req)
         except APIError as exc:
@@ -681,7 +686,7 @@ class CronJobController:
         cj_ref.obj = evolve(cj_ref.obj, status=evolve(st, active=st.active + (get_ref(job_resp),),
                                                       last_schedule_time=scheduled))
         update_status = True
-        return u.next_schedule_time_duration(cj_ref.obj, now, sched), update_status, None
+        return u.next_schedule_time_duration(cj_ref.obj, now, sched, origin), update_status, None
 
     # ------------------------------------------------------------------ history
 

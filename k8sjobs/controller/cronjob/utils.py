@@ -1,9 +1,10 @@
 """Schedule arithmetic and small helpers of the CronJob controller (mirrors pkg/controller/cronjob/utils.go).
 
-Times in API objects are simulated seconds (:data:`k8sjobs.api.types.Time`, relative to
-:data:`k8sjobs.api.serialize.EPOCH`). Cron needs wall-clock time in a zone, so the schedule
-functions convert to aware datetimes at their edge, work as upstream does on Go times, and
-convert back. ``zone`` is where a schedule without its own ``TZ=`` is evaluated: upstream
+Times in API objects are simulated seconds (:data:`k8sjobs.api.types.Time`). Cron needs wall-clock
+time in a zone, so the schedule functions convert to aware datetimes at their edge, work as
+upstream does on Go times, and convert back. ``origin`` is where simulated time 0 is on the wall
+clock, in seconds after :data:`k8sjobs.api.serialize.EPOCH` (the clock's
+:attr:`~k8sjobs.clock.Clock.origin`; 0 by default): the instant ``t`` is ``EPOCH + origin + t``. ``zone`` is where a schedule without its own ``TZ=`` is evaluated: upstream
 evaluates it in the location of the times it is given, which are the kube-controller-manager's
 local time; here that zone is a setting of the controller (UTC unless told otherwise).
 
@@ -80,8 +81,8 @@ class Ref:
 # ---------------------------------------------------------------------------- time conversion
 
 
-def to_time(seconds: float | None, zone: _dt.tzinfo) -> _dt.datetime:
-    """Simulated seconds -> an aware datetime in ``zone``; None is Go's zero time.
+def to_time(seconds: float | None, zone: _dt.tzinfo, origin: float = 0.0) -> _dt.datetime:
+    """Simulated seconds -> an aware datetime in ``zone`` (time 0 is ``origin`` after EPOCH); None is Go's zero time.
 
     Near year 1 a zone west of UTC would need year 0, which Python's datetime lacks: such an
     instant stays in UTC (the same instant; only a schedule without a zone of its own would
@@ -89,7 +90,7 @@ def to_time(seconds: float | None, zone: _dt.tzinfo) -> _dt.datetime:
     """
     if seconds is None:
         return GO_ZERO
-    t = EPOCH + _dt.timedelta(seconds=seconds)
+    t = EPOCH + _dt.timedelta(seconds=seconds + origin if origin else seconds)
     if zone is _dt.UTC:
         return t
     try:
@@ -98,10 +99,11 @@ def to_time(seconds: float | None, zone: _dt.tzinfo) -> _dt.datetime:
         return t
 
 
-def from_time(t: _dt.datetime) -> float:
-    """An aware datetime -> simulated seconds."""
+def from_time(t: _dt.datetime, origin: float = 0.0) -> float:
+    """An aware datetime -> simulated seconds (time 0 is ``origin`` after EPOCH)."""
     d = t - EPOCH
-    return d.days * 86400 + d.seconds + d.microseconds / 1e6
+    seconds = d.days * 86400 + d.seconds + d.microseconds / 1e6
+    return seconds - origin if origin else seconds
 
 
 def _us(d: _dt.timedelta) -> int:
@@ -185,7 +187,7 @@ class MostRecent(NamedTuple):
 
 
 def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
-                              include_starting_deadline_seconds: bool) -> MostRecent:
+                              include_starting_deadline_seconds: bool, origin: float = 0.0) -> MostRecent:
     """The most recent unmet schedule time and an estimate of how many were missed.
 
     Mirrors mostRecentScheduleTime in utils.go, step for step: the search starts at
@@ -195,9 +197,9 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     schedule can be misjudged (upstream's quirk, kept).
     """
     zone = now.tzinfo
-    earliest = to_time(cj.metadata.creation_timestamp, zone)
+    earliest = to_time(cj.metadata.creation_timestamp, zone, origin)
     if cj.status.last_schedule_time is not None:
-        earliest = to_time(cj.status.last_schedule_time, zone)
+        earliest = to_time(cj.status.last_schedule_time, zone, origin)
     deadline = cj.spec.starting_deadline_seconds
     if include_starting_deadline_seconds and deadline is not None:
         scheduling_deadline = now - _dt.timedelta(seconds=deadline)
@@ -233,14 +235,14 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     return MostRecent(earliest, most_recent, missed, None, missed_count)
 
 
-def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedule) -> float:
+def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedule, origin: float = 0.0) -> float:
     """Seconds until the next schedule time plus 100 ms (mirrors nextScheduleTimeDuration in utils.go).
 
     The next time is counted from the most recent schedule time (without the starting
     deadline); when there is none, from the search start if nothing was missed, else from now;
     on an error, from now.
     """
-    mr = most_recent_schedule_time(cj, now, schedule, False)
+    mr = most_recent_schedule_time(cj, now, schedule, False, origin)
     if mr.error is not None:
         base = now
     elif mr.most_recent is None:
@@ -260,14 +262,15 @@ class NextSchedule(NamedTuple):
 
 
 def next_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
-                       too_many_missed: Callable[[MostRecent], None] | None = None) -> NextSchedule:
+                       too_many_missed: Callable[[MostRecent], None] | None = None,
+                       origin: float = 0.0) -> NextSchedule:
     """The unmet schedule time to run now, or None (mirrors nextScheduleTime in utils.go).
 
     startingDeadlineSeconds is applied. When more than 100 times were missed,
     ``too_many_missed`` is called (the controller records the TooManyMissedTimes warning) and
     the time is still returned: the warning does not stop the run.
     """
-    mr = most_recent_schedule_time(cj, now, schedule, True)
+    mr = most_recent_schedule_time(cj, now, schedule, True, origin)
     if mr.most_recent is None or mr.most_recent > now:
         return NextSchedule(None, mr.error, mr)
     if mr.missed == MissedSchedules.MANY and too_many_missed is not None:
@@ -317,7 +320,7 @@ def format_rfc3339(t: _dt.datetime) -> str:
     return f"{head}{sign}{secs // 3600:02d}:{secs % 3600 // 60:02d}"
 
 
-def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime) -> Job:
+def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime, origin: float = 0.0) -> Job:
     """The Job for one schedule time (mirrors getJobFromTemplate2 in utils.go).
 
     Name ``<cronjob>-<Unix minutes>``; the template's labels and annotations plus
@@ -333,7 +336,7 @@ def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime) -> Job:
     shown = scheduled if location is None else scheduled.astimezone(location)
     annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] = format_rfc3339(shown)
     meta = ObjectMeta(name=name, namespace=cj.metadata.namespace, labels=labels, annotations=annotations,
-                      creation_timestamp=from_time(scheduled), owner_references=(new_controller_ref(cj),))
+                      creation_timestamp=from_time(scheduled, origin), owner_references=(new_controller_ref(cj),))
     return Job(metadata=meta, spec=cj.spec.job_template.spec)
 
 
