@@ -31,35 +31,36 @@ def zone_of(name: str | None) -> _dt.tzinfo:
         return _dt.UTC
 
 
-def clock_time(t: float, zone: str | None) -> str:
-    """``09:05`` (or ``09:05:07`` when the seconds are not 0): simulated seconds ``t`` in ``zone``."""
-    local = to_time(t, zone_of(zone))
+def clock_time(t: float, zone: str | None, origin: float = 0.0) -> str:
+    """``09:05`` (or ``09:05:07`` when the seconds are not 0): simulated seconds ``t`` in ``zone`` (the
+    run's time 0 is ``origin`` seconds after the model's epoch)."""
+    local = to_time(t, zone_of(zone), origin)
     return f"{local.hour:02d}:{local.minute:02d}" + (f":{local.second:02d}" if local.second else "")
 
 
-def wall_clock(t: float, zone: str | None, start: float = 0.0) -> str:
+def wall_clock(t: float, zone: str | None, start: float = 0.0, origin: float = 0.0) -> str:
     """``day 2 09:05``: the instant ``t`` in ``zone``, its day counted from the run's start (day 1)."""
     tz = zone_of(zone)
-    day = (to_time(t, tz).date() - to_time(start, tz).date()).days + 1
+    day = (to_time(t, tz, origin).date() - to_time(start, tz, origin).date()).days + 1
     # TRANSLATORS: the time shown on a CronJob's dashboard: {day} counts the run's days from 1, {time} is 09:05.
-    return _("day {day} {time}").format(day=day, time=clock_time(t, zone))
+    return _("day {day} {time}").format(day=day, time=clock_time(t, zone, origin))
 
 
 MAX_COUNTED = 1_000_000
 """Schedule times counted one by one at most (a year of an every-second... schedule is not counted)."""
 
 
-def times_between(schedule: str, zone: str | None, after: float, before: float) -> int | None:
+def times_between(schedule: str, zone: str | None, after: float, before: float, origin: float = 0.0) -> int | None:
     """How many times of ``schedule`` (read in ``zone``) fall strictly between ``after`` and ``before``
     (None when the schedule does not parse or there are too many to count)."""
     try:
         sched = parse_standard(schedule)
     except CronParseError:
         return None
-    t, end, n = to_time(after, zone_of(zone)), before, 0
+    t, end, n = to_time(after, zone_of(zone), origin), before, 0
     while True:
         t = sched.next(t)
-        if is_zero(t) or from_time(t) >= end:
+        if is_zero(t) or from_time(t, origin) >= end:
             return n
         n += 1
         if n > MAX_COUNTED:
@@ -107,11 +108,11 @@ def sync_summary(cycle: Cycle, actions: Iterable[Any] = (), since: float | None 
     due = _first(ds, "cronjob.schedule.due")
     if due is not None:
         f = due.fields
-        zone = f.get("zone")
-        at = clock_time(f["scheduled"], zone)
+        zone, origin = f.get("zone"), f.get("origin") or 0.0
+        at = clock_time(f["scheduled"], zone, origin)
         created = _first(ds, "cronjob.create")
         start = since if since is not None else f["earliest"]
-        counted = times_between(f.get("schedule", ""), zone, start, f["scheduled"]) if f.get("case") in (
+        counted = times_between(f.get("schedule", ""), zone, start, f["scheduled"], origin) if f.get("case") in (
             "few", "many") else 0
         missed = counted if counted is not None else max(int(f.get("missed") or 0) - 1, 0)
         replaced = [d.fields["job"] for d in ds if d.rule == "cronjob.delete" and d.fields.get("case") == "replace"]
@@ -168,7 +169,8 @@ def sync_summary(cycle: Cycle, actions: Iterable[Any] = (), since: float | None 
         if none_due is not None and not finished:
             # TRANSLATORS: {time} is the next schedule time, e.g. 09:05.
             parts.append(_("nothing due; next run at {time}").format(
-                time=clock_time(none_due.fields["at"], none_due.fields.get("zone"))))
+                time=clock_time(none_due.fields["at"], none_due.fields.get("zone"),
+                                none_due.fields.get("origin") or 0.0)))
         elif none_due is None and not finished:
             parts.append(" ".join(cycle.headline.reason.split()))
     history = [d.fields["job"] for d in ds if d.rule == "cronjob.delete"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -341,7 +342,8 @@ class ExplorerState:
     def clock(self, t: float | None = None) -> str:
         """The instant ``t`` (default: the time shown) as a wall clock in the CronJob's zone: ``day 2 09:05``."""
         t = self.t if t is None else t
-        return wall_clock(t, self.zone(t), self.run.trace.start_t)
+        tr = self.run.trace
+        return wall_clock(t, self.zone(t), tr.start_t, tr.origin)
 
     def _job_added_times(self) -> dict[str, float]:
         """When each Job of the current run was created (its ADDED change), read once per run and cached."""
@@ -357,18 +359,34 @@ class ExplorerState:
         self._added = (run, len(changes), added)
         return added
 
+    def _owned_jobs(self) -> dict[str, tuple[list[float], list[str]]]:
+        """Each CronJob's Jobs in the current run, in creation order: (creation times, names), built once per
+        run and extended as the run grows (a week of an every-minute schedule makes 10,080 Jobs)."""
+        run = self.run
+        cache = getattr(self, "_owned", None)
+        if cache is None or cache[0] is not run:
+            cache = (run, [0], {tr.job_uid: ([], []) for tr in run.cluster.cronjobs()})
+            self._owned = cache
+        _run, done, by_cron = cache
+        traces = run.cluster.traces
+        if len(traces) > done[0]:
+            added = self._job_added_times()
+            for tr in list(traces.values())[done[0]:]:
+                if tr.kind != "Job":
+                    continue
+                for r in tr.manifest.metadata.owner_references:
+                    mine = by_cron.get(r.uid)
+                    if mine is not None:
+                        mine[0].append(added.get(tr.job_name, float("inf")))
+                        mine[1].append(tr.job_name)
+            done[0] = len(traces)
+        crons = {tr.job_name: tr.job_uid for tr in run.cluster.cronjobs()}
+        return {name: by_cron[uid] for name, uid in crons.items()}
+
     def jobs_of(self, cronjob: str) -> list[str]:
         """The Jobs the CronJob called ``cronjob`` made up to the time shown, newest first."""
-        cluster = self.run.cluster
-        cron = next((tr for tr in cluster.cronjobs() if tr.job_name == cronjob), None)
-        if cron is None:
-            return []
-        added = self._job_added_times()
-        t = self.t
-        mine = [tr.job_name for tr in cluster.jobs()
-                if any(r.uid == cron.job_uid for r in tr.manifest.metadata.owner_references)
-                and added.get(tr.job_name, float("inf")) <= t]
-        return mine[::-1]
+        times, names = self._owned_jobs().get(cronjob, ([], []))
+        return names[:bisect_right(times, self.t)][::-1]
 
     def picker(self) -> tuple[list[tuple[str, str]], int]:
         """The Job picker's options as (label, name), and how many Jobs of a CronJob it leaves out.
@@ -382,19 +400,18 @@ class ExplorerState:
         options: list[tuple[str, str]] = []
         owned: set[str] = set()
         more = 0
-        for cron in cluster.cronjobs():
-            mine = self.jobs_of(cron.job_name)
-            owned.update(tr.job_name for tr in cluster.jobs()
-                         if any(r.uid == cron.job_uid for r in tr.manifest.metadata.owner_references))
-            shown = mine[:PICKER_JOBS]
-            if self.job in mine and self.job not in shown:
-                shown.append(self.job)
-            more += len(mine) - len(shown)
+        t = self.t
+        for cron, (times, names) in self._owned_jobs().items():
+            made = bisect_right(times, t)
+            shown = names[max(made - PICKER_JOBS, 0):made][::-1]
+            more += made - len(shown)
+            if self.kind == "Job" and self.job not in shown and self.job in names:
+                shown.append(self.job)  # the Job shown, even if older or made later than the time shown
+                more -= names.index(self.job) < made
+            owned.update(names)
             # TRANSLATORS: the Job picker's entry of a CronJob; {name} is its name.
-            options.append((_("{name} (CronJob)").format(name=cron.job_name), cron.job_name))
+            options.append((_("{name} (CronJob)").format(name=cron), cron))
             options += [("\u21b3 " + name, name) for name in shown]
-        if self.kind == "Job" and self.job in owned and all(v != self.job for _l, v in options):
-            options.append(("\u21b3 " + self.job, self.job))  # shown, though made after the time shown
         options = [(name, name) for name in self.jobs if name not in owned
                    and all(v != name for _l, v in options)] + options
         return options, more
