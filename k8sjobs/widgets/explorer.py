@@ -25,6 +25,17 @@ buttons call the state's methods; the state tells the view it changed; the view 
   at a past cycle forks the run there (the panel says so). Above ``MENU_LIVE_LIMIT`` pods the
   pod menu is refreshed on request rather than on every step (it would dominate a step).
 
+* **A CronJob** (a manifest with one): the picker lists the CronJob, then the Jobs it made up to
+  the time shown, newest first (``PICKER_JOBS`` of them, "and N older Jobs"); on the CronJob the
+  tabs are its views (``viz.views_for("CronJob")``, its own first: Schedule, History), on a Job
+  the Job views, the same pane and FigureWidget for a view in either. Step goes to the next sync
+  of the controller shown; "To the next schedule" jumps over quiet syncs to the CronJob
+  controller's next sync with a schedule time due; beside the slider, the time on the CronJob's
+  wall clock (``day 2 09:05``). The status line says what the CronJob controller decided and why
+  (:mod:`k8sjobs.trace.cron_status`). Its faults: stop the controllers for a duration, suspend,
+  resume or suspend for a while, set the schedule or the time zone (the API server's errors,
+  the text kept), fail or stretch a running Job of the CronJob; each forks the run.
+
 Voila note: plotly's FigureWidget builds a *new* view (a Voila page, a reloaded Lab page) from
 state it refreshes only when it is created or displayed on its own. Figures here are a
 subclass that refreshes that state whenever a front end asks for the full state, so a page
