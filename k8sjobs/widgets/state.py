@@ -107,7 +107,7 @@ def stops_early(run: Run) -> bool:
     """Whether ``run`` stopped at one of its limits before its end: a CronJob never finishes, so a run with
     one ends where the dashboard's time does (``max_time``), and that is no early stop."""
     limit = run.limit
-    return limit is not None and not (limit.limit == "max_time" and bool(run.cluster.cronjobs()))
+    return limit is not None and not (limit.limit == "max_time" and bool(run.sim.cronjob_manifests))
 
 
 Listener = Callable[[str], None]
@@ -302,7 +302,11 @@ class ExplorerState:
     def jobs(self) -> list[str]:
         """The names of the current run's objects, in creation order (the dashboard's picker): its Jobs, and a
         CronJob with the Jobs it has made so far."""
-        return [tr.job_name for tr in self.run.cluster.traces.values()]
+        traces = self.run.cluster.traces
+        cache = getattr(self, "_jobs", None)
+        if cache is None or cache[0] is not self.run or cache[1] != len(traces):
+            cache = self._jobs = (self.run, len(traces), [tr.job_name for tr in traces.values()])
+        return list(cache[2])
 
     @property
     def job(self) -> str:
@@ -317,8 +321,21 @@ class ExplorerState:
     @property
     def cronjob(self) -> str | None:
         """The name of the run's (first) CronJob, None when the run has none."""
-        crons = self.run.cluster.cronjobs()
+        crons = self._cron_traces()
         return crons[0].job_name if crons else None
+
+    def _cron_traces(self) -> list:
+        """The current run's CronJob traces (made when the run starts: read once per run, not per question,
+        since a run of a week holds some 10,000 Job traces to skip)."""
+        cache = getattr(self, "_crons", None)
+        if cache is None or cache[0] is not self.run:
+            from ..trace.recorder import CRONJOB_PREFIX
+
+            traces = self.run.cluster.traces
+            keys = [CRONJOB_PREFIX + f"{c.metadata.namespace or 'default'}/{c.metadata.name}"
+                    for c in self.run.sim.cronjob_manifests]
+            cache = self._crons = (self.run, [traces[k] for k in keys if k in traces])
+        return cache[1]
 
     def _cronjob_manifest(self) -> CronJob | None:
         source = self.run.source
@@ -365,7 +382,7 @@ class ExplorerState:
         run = self.run
         cache = getattr(self, "_owned", None)
         if cache is None or cache[0] is not run:
-            cache = (run, [0], {tr.job_uid: ([], []) for tr in run.cluster.cronjobs()})
+            cache = (run, [0], {tr.job_uid: ([], []) for tr in self._cron_traces()})
             self._owned = cache
         _run, done, by_cron = cache
         traces = run.cluster.traces
@@ -380,7 +397,7 @@ class ExplorerState:
                         mine[0].append(added.get(tr.job_name, float("inf")))
                         mine[1].append(tr.job_name)
             done[0] = len(traces)
-        crons = {tr.job_name: tr.job_uid for tr in run.cluster.cronjobs()}
+        crons = {tr.job_name: tr.job_uid for tr in self._cron_traces()}
         return {name: by_cron[uid] for name, uid in crons.items()}
 
     def jobs_of(self, cronjob: str) -> list[str]:
@@ -394,8 +411,7 @@ class ExplorerState:
         A run of Jobs lists them by name. A CronJob comes with its Jobs made up to the time shown
         under it, newest first, at most :data:`PICKER_JOBS` of them (and the Job shown, wherever it is).
         """
-        cluster = self.run.cluster
-        if not cluster.cronjobs():
+        if not self._cron_traces():
             return [(name, name) for name in self.jobs], 0
         options: list[tuple[str, str]] = []
         owned: set[str] = set()
