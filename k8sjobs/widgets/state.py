@@ -799,6 +799,9 @@ class ExplorerState:
                                                "({n} cycle)",
                                                "applied: the Job was created again from the edited manifest "
                                                "({n} cycles)", len(run)).format(n=len(run)))
+        if mode == "edit" and self.cronjob is not None:
+            return self._refuse([_("a running CronJob is changed with the faults and actions (schedule, time zone, "
+                                   "suspend); Apply creates it again from the edited YAML")])
         if mode == "edit":
             try:
                 run = self.run.fork(self.cycle, "edit", manifest=text)

@@ -253,6 +253,15 @@ def test_the_yaml_tab_applies_an_edited_cronjob_and_runs_it_from_the_start(hello
     assert hello.status_line().endswith("· day 1 00:10 · created hello-29453770 for 00:10")
 
 
+def test_applying_yaml_to_the_running_cronjob_points_to_the_faults_and_keeps_the_run(hello):
+    hello.next_schedule()
+    before = (hello.run, hello.cycle)
+    assert hello.apply_yaml(HELLO.replace("* * * * *", "*/5 * * * *"), mode="edit") == [
+        "a running CronJob is changed with the faults and actions (schedule, time zone, suspend); Apply creates it "
+        "again from the edited YAML"]
+    assert (hello.run, hello.cycle) == before
+
+
 def test_the_status_line_speaks_the_learners_language():
     set_language("ru")
     s = ExplorerState(HELLO, nodes=1, max_time=3600)
