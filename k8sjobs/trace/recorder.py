@@ -164,7 +164,10 @@ def _build_histories(trace: Trace) -> dict[str, PodHistory]:
     rows: dict[str, dict[str, Any]] = {}
     cycle_ends = [c.change_end for c in trace.cycles]
     job_uid = trace.job_uid
-    for ch in trace.changes:
+    # In a run of many Jobs (a CronJob's), only the changes of pods this Job ever owned: the same
+    # histories, without reading every other Job's pods once per Job.
+    changes = trace.cluster.pod_changes_of(job_uid, trace.changes) if trace.cluster is not None else trace.changes
+    for ch in changes:
         if ch.kind != "Pod":
             continue
         pod: Pod = ch.obj
@@ -267,6 +270,34 @@ class ClusterTrace:
 
     traces: dict[str, Trace]
     syncs: list[tuple[str, int]] = field(default_factory=list)
+    _pod_changes: dict[str, list[Change]] = field(default_factory=dict, repr=False)
+    _owned: dict[str, dict[str, None]] = field(default_factory=dict, repr=False)
+    _indexed: int = field(default=0, repr=False)
+    _indexed_of: list[Change] | None = field(default=None, repr=False)
+
+    def pod_changes_of(self, owner_uid: str, changes: list[Change]) -> list[Change]:
+        """The changes of every pod that named ``owner_uid`` among its owners at some change, in order.
+
+        The index is built once over the run's ``changes`` and extended as they grow.
+        """
+        if self._indexed_of is not changes:
+            self._pod_changes, self._owned, self._indexed, self._indexed_of = {}, {}, 0, changes
+        by_pod, owned = self._pod_changes, self._owned
+        for ch in changes[self._indexed:]:
+            if ch.kind != "Pod":
+                continue
+            uid = ch.obj.metadata.uid
+            mine = by_pod.get(uid)
+            if mine is None:
+                mine = by_pod[uid] = []
+            mine.append(ch)
+            for r in ch.obj.metadata.owner_references:
+                owned.setdefault(r.uid, {})[uid] = None
+        self._indexed = len(changes)
+        pods = owned.get(owner_uid, {})
+        if len(pods) == 1:
+            return by_pod[next(iter(pods))]
+        return sorted((ch for uid in pods for ch in by_pod[uid]), key=lambda ch: ch.seq)
 
     @property
     def first(self) -> Trace:

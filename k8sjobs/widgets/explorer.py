@@ -25,6 +25,17 @@ buttons call the state's methods; the state tells the view it changed; the view 
   at a past cycle forks the run there (the panel says so). Above ``MENU_LIVE_LIMIT`` pods the
   pod menu is refreshed on request rather than on every step (it would dominate a step).
 
+* **A CronJob** (a manifest with one): the picker lists the CronJob, then the Jobs it made up to
+  the time shown, newest first (``PICKER_JOBS`` of them, "and N older Jobs"); on the CronJob the
+  tabs are its views (``viz.views_for("CronJob")``, its own first: Schedule, History), on a Job
+  the Job views, the same pane and FigureWidget for a view in either. Step goes to the next sync
+  of the controller shown; "To the next schedule" jumps over quiet syncs to the CronJob
+  controller's next sync with a schedule time due; beside the slider, the time on the CronJob's
+  wall clock (``day 2 09:05``). The status line says what the CronJob controller decided and why
+  (:mod:`k8sjobs.trace.cron_status`). Its faults: stop the controllers for a duration, suspend,
+  resume or suspend for a while, set the schedule or the time zone (the API server's errors,
+  the text kept), fail or stretch a running Job of the CronJob; each forks the run.
+
 Voila note: plotly's FigureWidget builds a *new* view (a Voila page, a reloaded Lab page) from
 state it refreshes only when it is created or displayed on its own. Figures here are a
 subclass that refreshes that state whenever a front end asks for the full state, so a page
@@ -119,6 +130,7 @@ def _button(description: str, tooltip: str, **kw: Any) -> W.Button:
 _WIDE = {"description_width": "initial"}
 
 SLIDER_TOOLTIP = N_("Seek: the reconcile cycle shown (0 = before the first sync)")
+SLIDER_TOOLTIP_CRONJOB = N_("Seek: the CronJob controller's sync shown (0 = before the first); the time is beside")
 SLIDER_TOOLTIP_SO_FAR = N_("Seek: the reconcile cycle shown (0 = before the first sync); more cycles are "
                            "simulated as you step (the status line says 'of M+' until the last one)")
 
@@ -153,6 +165,9 @@ class Explorer:
         self.state = ExplorerState(manifest, seed=seed, nodes=nodes, informer_lag=informer_lag,
                                    start_cycle=start_cycle, **settings)
         self.views = self._check_views(views, several_jobs=len(self.state.jobs) > 1)
+        """The views of a Job, in tab order (the tabs when the picker shows a Job)."""
+        self.cronjob_views = self._cronjob_views(views) if self.state.cronjob is not None else ()
+        """The views of a CronJob, in tab order (the tabs when the picker shows a CronJob; empty without one)."""
         self._syncing = False
         self._slider_driven = False
         self._run_id = 0
@@ -182,9 +197,21 @@ class Explorer:
         return cls(assume(load_snapshot(snapshot, job=job, now=now), assume_duration), **kwargs)
 
     @staticmethod
+    def _cronjob_views(views: Sequence[str] | str | None) -> tuple[str, ...]:
+        """The views given that show a CronJob (all of them when none given, or none of those given does: the
+        CronJob's own first)."""
+        names = () if views is None else ((views,) if isinstance(views, str) else tuple(views))
+        given = tuple(v for v in names if "CronJob" in viz.REGISTRY[v].kinds)
+        if given:
+            return given
+        # A CronJob's own views (its schedule, its history) first, then those it shares with a Job's.
+        every = viz.views_for("CronJob")
+        return tuple(sorted(every, key=lambda v: (viz.REGISTRY[v].kinds != ("CronJob",), every.index(v))))
+
+    @staticmethod
     def _check_views(views: Sequence[str] | str | None, *, several_jobs: bool = False) -> tuple[str, ...]:
         if views is None:
-            return tuple(v for v in viz.VIEWS if several_jobs or v not in viz.MANY_JOBS_VIEWS)
+            return tuple(v for v in viz.views_for("Job") if several_jobs or v not in viz.MANY_JOBS_VIEWS)
         names = (views,) if isinstance(views, str) else tuple(views)
         unknown = [v for v in names if v not in viz.VIEWS]
         if unknown or not names:
@@ -193,7 +220,8 @@ class Explorer:
                 unknown=join_list(map(repr, unknown)) or _("(none given)"), views=join_list(viz.VIEWS)))
         if len(set(names)) != len(names):
             raise ValueError(_("views: each view at most once, got {names}").format(names=list(names)))
-        return names
+        jobs = tuple(v for v in names if "Job" in viz.REGISTRY[v].kinds)
+        return jobs or viz.views_for("Job")
 
     # ------------------------------------------------------------------ building
 
@@ -226,6 +254,17 @@ class Explorer:
                                   tooltip=_(SLIDER_TOOLTIP), style=_WIDE,
                                   continuous_update=False, layout=W.Layout(width="100%", max_width="720px"))
         self.slider.add_class("k8sjobs-cycle")
+        cron = s.cronjob is not None
+        if cron:
+            self.slider.readout = False  # the time beside says where it is
+        self.clock_label = W.HTML(layout=W.Layout(display="flex" if cron else "none"))
+        self.clock_label.add_class("k8sjobs-clock")
+        self.next_schedule_button = _button(_("To the next schedule"),
+                                            _("Jump over quiet time to the CronJob controller's next sync at which a "
+                                              "schedule time has come"))
+        self.next_schedule_button.add_class("k8sjobs-next-schedule")
+        self.next_schedule_button.layout.display = "inline-flex" if cron else "none"
+        self.next_schedule_button.on_click(lambda _b: self.next_schedule())
         # Browser-side links: Play moves the slider without the kernel sleeping.
         self._links = [W.jslink((self.play, "value"), (self.slider, "value")),
                        W.jslink((self.speed, "value"), (self.play, "interval")),
@@ -242,16 +281,21 @@ class Explorer:
         self.notice.add_class("k8sjobs-notice")
         # The Job picker: shown only when the run has several Jobs.
         jobs = s.jobs
-        self.job_menu = W.Dropdown(options=jobs, value=s.job, description=_("Job"),
+        options, more = s.picker()
+        self.job_menu = W.Dropdown(options=self._menu_options(options), value=s.job, description=_("Job"),
                                    tooltip=_("The Job the views, the status line and the faults are about"),
                                    style=_WIDE, layout=W.Layout(width="auto",
                                                                 display="flex" if len(jobs) > 1 else "none"))
         self.job_menu.add_class("k8sjobs-job")
         self.job_menu.observe(self._on_job_menu, names="value")
-        transport = W.HBox([self.job_menu, self.back_button, self.step_button, self.play_button, self.play,
-                            self.reset_button, self.speed],
+        self.picker_more = W.HTML(layout=W.Layout(display="none"))
+        self.picker_more.add_class("k8sjobs-picker-more")
+        transport = W.HBox([self.job_menu, self.picker_more, self.back_button, self.step_button,
+                            self.next_schedule_button, self.play_button, self.play, self.reset_button, self.speed],
                            layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px"))
-        header = W.VBox([transport, self.slider, self.status, self.error, self.notice],
+        seek = W.HBox([self.slider, self.clock_label], layout=W.Layout(align_items="center", grid_gap="8px",
+                                                                      width="100%"))
+        header = W.VBox([transport, seek, self.status, self.error, self.notice],
                         layout=W.Layout(grid_gap="4px"))
 
         # -- views
@@ -259,7 +303,8 @@ class Explorer:
         self._twin_toggles: dict[str, W.ToggleButton] = {}
         self._twins: dict[str, W.HTML] = {}
         panes = []
-        for v in self.views:
+        self._panes: dict[str, W.Box] = {}
+        for v in dict.fromkeys([*self.views, *self.cronjob_views]):
             box = W.VBox(layout=W.Layout(width="100%", min_height="260px"))
             toggle = W.ToggleButton(value=False, description=_("Text version: {view}").format(view=view_title(v)),
                                     tooltip=_("Show the same facts as text (for screen readers and copying)"),
@@ -271,8 +316,13 @@ class Explorer:
             pane = W.VBox([box, toggle, twin], layout=W.Layout(width="100%"))
             pane.add_class(f"k8sjobs-view-{v}")
             panes.append(pane)
-        if len(self.views) > 2:
-            self.tabs: W.Tab | None = W.Tab(children=panes, titles=[view_title(v) for v in self.views],
+            self._panes[v] = pane
+        self._tab_views = self._views_now()
+        if len(self.views) > 2 or self.cronjob_views:
+            # A CronJob's views and a Job's are different tabs: the tab bar follows what the picker shows,
+            # with the same pane (and FigureWidget) for a view in either.
+            self.tabs: W.Tab | None = W.Tab(children=[self._panes[v] for v in self._tab_views],
+                                            titles=[view_title(v) for v in self._tab_views],
                                             selected_index=0, layout=W.Layout(width="100%"))
             self.tabs.observe(self._on_tab, names="selected_index")
             views_area: W.Widget = self.tabs
@@ -291,7 +341,8 @@ class Explorer:
         # -- why this cycle
         self.explanation = W.HTML()
         self.explanation.add_class("k8sjobs-explanation")
-        why = W.VBox([W.HTML("<b>" + _("Why this cycle") + "</b>"), self.explanation],
+        self.why_title = W.HTML("<b>" + _("Why this cycle") + "</b>")
+        why = W.VBox([self.why_title, self.explanation],
                      layout=W.Layout(padding="0 0 0 4px", min_width="0"))
 
         # -- faults and actions, editing
@@ -331,6 +382,7 @@ class Explorer:
                                layout=W.Layout(width="200px"))
         self.lag_button = _button(_("Set informer lag"), _("From now on, the controller sees changes this late"))
         self.suspend_button = _button(_("Suspend"), _("Set spec.suspend=true: active pods are deleted"))
+        self._build_cronjob_faults()
         self.resume_button = _button(_("Resume"), _("Set spec.suspend=false: pods are created again"))
         spec = s.run.manifest.spec
         self.parallelism = W.IntText(value=spec.parallelism if spec.parallelism is not None else 1,
@@ -358,8 +410,7 @@ class Explorer:
             # groups, never between a field and its button.
             return W.HBox(list(ws), layout=together)
 
-        faults = W.VBox([
-            self.fork_note,
+        self.job_faults = W.VBox([
             self.menus_note,
             W.HBox([group(self.pod_menu, self.refresh_menus_button), group(self.exit_code, self.fail_pod_button),
                     group(self.evict_pod_button, self.delete_pod_button)], layout=row),
@@ -369,6 +420,18 @@ class Explorer:
             W.HBox([group(self.lag, self.lag_button), group(self.suspend_button, self.resume_button),
                     group(self.parallelism, self.scale_button)], layout=row),
         ], layout=W.Layout(grid_gap="6px"))
+        self.job_faults.add_class("k8sjobs-job-faults")
+        self.cronjob_faults = W.VBox([
+            W.HBox([group(self.stop_for, self.stop_button),
+                    group(self.suspend_cronjob_button, self.resume_cronjob_button),
+                    group(self.suspend_for, self.suspend_for_button)], layout=row),
+            W.HBox([group(self.schedule_text, self.schedule_button),
+                    group(self.time_zone_text, self.time_zone_button)], layout=row),
+            W.HBox([group(self.cron_job_menu, self.cron_exit_code, self.fail_job_button),
+                    group(self.stretch_minutes, self.stretch_job_button)], layout=row),
+        ], layout=W.Layout(grid_gap="6px", display="flex" if s.cronjob is not None else "none"))
+        self.cronjob_faults.add_class("k8sjobs-cronjob-faults")
+        faults = W.VBox([self.fork_note, self.cronjob_faults, self.job_faults], layout=W.Layout(grid_gap="6px"))
         faults.add_class("k8sjobs-faults")
 
         self.yaml = W.Textarea(value=s.manifest_text, description="", rows=18,
@@ -388,7 +451,15 @@ class Explorer:
         edit = W.VBox([self.yaml, W.HBox([self.apply_button, self.apply_edit_button, self.revert_button],
                                          layout=row)])
         edit.add_class("k8sjobs-edit")
-        self.tools = W.Tab(children=[faults, edit], titles=[_("Faults and actions"), _("Edit the Job (YAML)")],
+        if s.cronjob is not None:
+            # A CronJob is edited live with the faults (schedule, time zone, suspend); Apply creates it again.
+            self.apply_edit_button.layout.display = "none"
+            self.yaml.tooltip = _("The CronJob manifest (YAML); Apply to run it")
+            self.apply_button.tooltip = _("Create the CronJob again from this YAML and simulate it from the start "
+                                          "(if the API server refuses it, nothing changes)")
+        self.tools = W.Tab(children=[faults, edit],
+                           titles=[_("Faults and actions"),
+                                   _("Edit the CronJob (YAML)") if s.cronjob is not None else _("Edit the Job (YAML)")],
                            selected_index=0)
         self.tools.observe(lambda _ch: self._refresh_menus(), names="selected_index")
 
@@ -408,19 +479,37 @@ class Explorer:
 
     # ------------------------------------------------------------------ views
 
+    def _views_now(self) -> tuple[str, ...]:
+        """The views of what the picker shows: a CronJob's or a Job's."""
+        return self.cronjob_views if self.state.kind == "CronJob" and self.cronjob_views else self.views
+
+    def _sync_tabs(self) -> None:
+        """Make the tab bar the views of what the picker shows (the same panes and figures, never new ones)."""
+        wanted = self._views_now()
+        if self.tabs is None or wanted == self._tab_views:
+            return
+        i = self.tabs.selected_index
+        was = self._tab_views[i] if i is not None and 0 <= i < len(self._tab_views) else None
+        self._tab_views = wanted
+        with self.tabs.hold_sync():
+            self.tabs.children = [self._panes[v] for v in wanted]
+            self.tabs.titles = [view_title(v) for v in wanted]
+            self.tabs.selected_index = wanted.index(was) if was in wanted else 0
+
     def visible_views(self) -> list[str]:
         """The views on screen now (the selected tab, or all when they are side by side)."""
         if self.tabs is None:
             return list(self.views)
         i = self.tabs.selected_index
-        return [self.views[i]] if i is not None and 0 <= i < len(self.views) else []
+        views = self._tab_views
+        return [views[i]] if i is not None and 0 <= i < len(views) else []
 
     def figure_widget(self, view: str) -> go.FigureWidget:
         """The FigureWidget of ``view`` (built now if its tab was never shown), up to date."""
         with speaking(self.language):
-            if view not in self.views:
+            if view not in self._panes:
                 raise ValueError(_("unknown view {view!r}; this explorer shows: {views}").format(
-                    view=view, views=join_list(self.views)))
+                    view=view, views=join_list(self._panes)))
             fw = self.figures.get(view)
             if fw is None:
                 fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
@@ -507,11 +596,18 @@ class Explorer:
         self._syncing = True
         try:
             jobs = s.jobs
-            if list(self.job_menu.options) != jobs:
-                self.job_menu.options = jobs
+            options, more = s.picker()
+            options = self._menu_options(options)
+            if list(self.job_menu.options) != options:
+                self.job_menu.options = options
             if self.job_menu.value != s.job:
                 self.job_menu.value = s.job
             self.job_menu.layout.display = "flex" if len(jobs) > 1 else "none"
+            self.picker_more.value = html.escape(ngettext(
+                "and {n} older Job (go back in time to pick it)",
+                "and {n} older Jobs (go back in time to pick them)", more).format(n=more)) if more else ""
+            self.picker_more.layout.display = "flex" if more else "none"
+            self._sync_tabs()
             n = s.n_cycles
             # order matters: widen before moving, so no value is ever out of range
             if self.slider.max != n:
@@ -533,13 +629,21 @@ class Explorer:
         self.back_button.disabled = s.at_start
         self.step_button.disabled = s.at_end
         # A forked run's later cycles are simulated as the learner steps: the slider says so.
-        self.slider.description = _("Cycle") if s.final else _("Cycle (so far)")
-        self.slider.tooltip = _(SLIDER_TOOLTIP) if s.final else _(SLIDER_TOOLTIP_SO_FAR)
+        if s.kind == "CronJob":
+            self.slider.description = _("Sync") if s.final else _("Sync (so far)")
+            self.slider.tooltip = _(SLIDER_TOOLTIP_CRONJOB)
+        else:
+            self.slider.description = _("Cycle") if s.final else _("Cycle (so far)")
+            self.slider.tooltip = _(SLIDER_TOOLTIP) if s.final else _(SLIDER_TOOLTIP_SO_FAR)
+        if s.cronjob is not None:
+            self.clock_label.value = html.escape(s.clock())
+            self.job_faults.layout.display = "flex" if s.kind == "Job" else "none"
         self.status.value = f"<span role='status' aria-live='polite'>{html.escape(s.status_line())}</span>"
         self._show_error(s.last_error)
         self.notice.value = html.escape(s.notice)
         self.notice.layout.display = "block" if s.notice else "none"
         self.explanation.value = self._explanation_html()
+        self.why_title.value = "<b>" + (_("Why this sync") if s.kind == "CronJob" else _("Why this cycle")) + "</b>"
         self.fork_note.value = self._fork_note_html()
         self._redraw_visible()
         self._refresh_menus()
@@ -552,7 +656,13 @@ class Explorer:
         s = self.state
         c = s.current
         esc = html.escape
-        if c is None:
+        cron = s.kind == "CronJob"
+        if c is None and cron:
+            parts = ["<p>" + _("<b>Sync 0 of {n}</b>, {clock}: {reason}.").format(
+                         n=s.of_cycles, clock=esc(s.clock()), reason=esc(s.reason())) + "</p>",
+                     "<p>" + _("Press <b>Step</b> to see the CronJob controller's first sync of this CronJob.")
+                     + "</p>"]
+        elif c is None:
             next_step = (_("Press <b>Step</b> to see the Job controller's first sync of this Job.")
                          if s.snapshot is None else
                          _("Press <b>Step</b> to see the Job controller's next sync on this snapshot, as "
@@ -562,9 +672,14 @@ class Explorer:
                      "<p>" + next_step + "</p>"]
         else:
             head = c.headline
-            parts = ["<p>" + _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.of_cycles,
-                                                                                  t=format_seconds(c.t))
-                     + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
+            if cron:
+                # TRANSLATORS: {clock} is the time shown, e.g. day 1 00:02.
+                when = _("<b>Sync {cycle} of {n}</b>, {clock}:").format(cycle=c.index, n=s.of_cycles,
+                                                                         clock=esc(s.clock()))
+            else:
+                when = _("<b>Cycle {cycle} of {n}</b>, t={t} s:").format(cycle=c.index, n=s.of_cycles,
+                                                                          t=format_seconds(c.t))
+            parts = ["<p>" + when + f"<br>{esc(' '.join(head.reason.split()))} <code>{esc(head.rule)}</code></p>"]
             if c.decisions:
                 parts.append("<p>" + _("What the sync did, in order:") + "</p><ol>")
                 parts += [f"<li>{esc(' '.join(d.reason.split()))} <code>{esc(d.rule)}</code></li>"
@@ -588,6 +703,11 @@ class Explorer:
 
     def _fork_note_html(self) -> str:
         s = self.state
+        if s.kind == "CronJob":
+            # TRANSLATORS: {clock} is the time shown, e.g. day 1 00:02.
+            return _("Actions apply right after the sync shown (sync {cycle}, {clock}). <b>Acting at a past sync forks "
+                     "the run</b>: what comes after is simulated again and actions you took later are dropped.").format(
+                cycle=s.cycle, clock=html.escape(s.clock()))
         if s.at_end:
             return _("Actions apply right after the cycle shown (cycle {cycle}, the last one): "
                      "the run continues from there.").format(cycle=s.cycle)
@@ -607,6 +727,11 @@ class Explorer:
         key = self._key()
         if getattr(self, "_menus_key", None) == key:
             return
+        if self.state.cronjob is not None:
+            jobs = self.state.active_jobs()
+            keep_job = self.cron_job_menu.value if self.cron_job_menu.value in jobs else (jobs[0] if jobs else None)
+            self.cron_job_menu.options = jobs
+            self.cron_job_menu.value = keep_job
         if not force and len(self.pod_menu.options) > MENU_LIVE_LIMIT:
             self._menus_note(stale=True)
             return
@@ -677,6 +802,70 @@ class Explorer:
     def _revert_text(self) -> None:
         self.yaml.value = self.state.manifest_text
 
+    @staticmethod
+    def _menu_options(options: list[tuple[str, str]]) -> list[str] | list[tuple[str, str]]:
+        # A run of Jobs lists plain names (label = name); a CronJob's picker has labels of its own.
+        return [v for _l, v in options] if all(lab == v for lab, v in options) else options
+
+    def _build_cronjob_faults(self) -> None:
+        """The faults and actions of a CronJob: stop the controllers, suspend, schedule, time zone, its Jobs."""
+        cj = self.state._cronjob_manifest()
+        self.stop_for = W.Text(value="3h", description=_("Stop the controllers for"), placeholder="3h",
+                               tooltip=_("How long kube-controller-manager is down: 90m, 3h, 1d12h"), style=_WIDE,
+                               layout=W.Layout(width="260px"))
+        self.stop_button = _button(_("Stop"), _("Stop kube-controller-manager: no controller syncs anything until "
+                                                "then; the kubelets and the API server go on"), button_style="danger")
+        self.stop_button.add_class("k8sjobs-stop-controllers")
+        self.suspend_cronjob_button = _button(_("Suspend CronJob"), _("Set the CronJob's spec.suspend=true: no new "
+                                                                      "Jobs; running ones go on"))
+        self.resume_cronjob_button = _button(_("Resume CronJob"), _("Set the CronJob's spec.suspend=false"))
+        self.suspend_for = W.Text(value="30m", description=_("Suspend the CronJob for"), placeholder="30m",
+                                  tooltip=_("Suspend now and resume this much later: 90m, 3h, 1d12h"), style=_WIDE,
+                                  layout=W.Layout(width="260px"))
+        self.suspend_for_button = _button(_("Suspend for a while"), _("Set spec.suspend=true now and false again "
+                                                                      "after this long"))
+        self.suspend_for_button.on_click(lambda _b: self.suspend_cronjob_for(self.suspend_for.value))
+        self.schedule_text = W.Text(value=cj.spec.schedule if cj is not None else "", description=_("Schedule"),
+                                    tooltip=_("The new spec.schedule (cron: minute hour day-of-month month "
+                                              "day-of-week)"), style=_WIDE, layout=W.Layout(width="260px"))
+        self.schedule_button = _button(_("Set schedule"), _("Change spec.schedule (the API server validates it)"))
+        self.time_zone_text = W.Text(value=(cj.spec.time_zone or "") if cj is not None else "",
+                                     description=_("Time zone"), placeholder="Europe/Berlin",
+                                     tooltip=_("The new spec.timeZone, an IANA name (empty: the controller's own "
+                                               "zone)"), style=_WIDE, layout=W.Layout(width="260px"))
+        self.time_zone_button = _button(_("Set time zone"), _("Change spec.timeZone (the API server validates it)"))
+        self.cron_job_menu = W.Dropdown(options=[], description=_("Job"),
+                                        tooltip=_("A Job of the CronJob that is running at this time"),
+                                        style=_WIDE, layout=W.Layout(width="260px"))
+        self.cron_exit_code = W.IntText(value=1, description=_("Exit code"), style=_WIDE,
+                                        tooltip=_("The exit code the pod's container fails with (0-255)"),
+                                        layout=W.Layout(width="180px"))
+        self.fail_job_button = _button(_("Fail the Job's pod"), _("The Job's running pod exits now with this exit "
+                                                                   "code"), button_style="danger")
+        self.stretch_minutes = W.IntText(value=10, description=_("Minutes"), style=_WIDE,
+                                                tooltip=_("How much longer the Job's pod runs"),
+                                                layout=W.Layout(width="160px"))
+        self.stretch_job_button = _button(_("Make the Job run longer"), _("The Job's running pod runs this many "
+                                                                          "minutes more before it exits as planned"))
+        self.stop_button.on_click(lambda _b: self.stop_controllers(self.stop_for.value))
+        self.suspend_cronjob_button.on_click(lambda _b: self.act("suspend_cronjob"))
+        self.resume_cronjob_button.on_click(lambda _b: self.act("resume_cronjob"))
+        self.schedule_button.on_click(lambda _b: self.act("set_schedule", schedule=self.schedule_text.value))
+        self.time_zone_button.on_click(lambda _b: self.act("set_time_zone",
+                                                           time_zone=self.time_zone_text.value.strip() or None))
+        self.fail_job_button.on_click(lambda _b: self._act_on_cron_job("fail_pod"))
+        self.stretch_job_button.on_click(lambda _b: self._act_on_cron_job("stretch_pod"))
+
+    def _act_on_cron_job(self, action: str) -> list[str]:
+        self._refresh_menus()
+        job = self.cron_job_menu.value
+        if not job:
+            return self.state._refuse([_("{action}: no Job of the CronJob is running at this time (go to the next "
+                                         "schedule)").format(action=action)])
+        if action == "fail_pod":
+            return self.act_on_job("fail_pod", job, exit_code=self.cron_exit_code.value)
+        return self.act_on_job("stretch_pod", job, seconds=self.stretch_minutes.value * 60)
+
     # ------------------------------------------------------------------ the API the buttons use
 
     @_guard
@@ -688,6 +877,27 @@ class Explorer:
     def back(self) -> bool:
         """Previous cycle (the Back button); False at cycle 0."""
         return self.state.back()
+
+    @_guard
+    def next_schedule(self) -> bool:
+        """The CronJob controller's next sync at which a schedule time has come (the "To the next schedule"
+        button); False when none comes in the rest of the run."""
+        return self.state.next_schedule()
+
+    @_guard
+    def stop_controllers(self, duration: str) -> list[str]:
+        """Stop kube-controller-manager for ``duration`` (``90m``, ``3h``, ``1d12h``) right after this sync."""
+        return self.state.stop_controllers(duration)
+
+    @_guard
+    def suspend_cronjob_for(self, duration: str) -> list[str]:
+        """Suspend the CronJob right after this sync and resume it ``duration`` (``30m``, ``2h``) later."""
+        return self.state.suspend_cronjob_for(duration)
+
+    @_guard
+    def act_on_job(self, action: str, job: str, **kwargs: Any) -> list[str]:
+        """``fail_pod`` or ``stretch_pod`` on the running pod of a Job of the CronJob (forks the run)."""
+        return self.state.act_on_job(action, job, **kwargs)
 
     @_guard
     def seek(self, cycle: int) -> list[str]:
@@ -702,6 +912,10 @@ class Explorer:
         spec = self.state.run.manifest.spec
         self.parallelism.value = spec.parallelism if spec.parallelism is not None else 1
         self.lag.value = float(self.state.config.informer_lag)
+        cj = self.state._cronjob_manifest()
+        if cj is not None:
+            self.schedule_text.value = cj.spec.schedule
+            self.time_zone_text.value = cj.spec.time_zone or ""
 
     @_guard
     def act(self, action: str, **kwargs: Any) -> list[str]:

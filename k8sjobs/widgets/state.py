@@ -23,6 +23,8 @@ the old run had after that cycle are dropped).
 from __future__ import annotations
 
 import os
+import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +32,7 @@ import yaml
 
 from ..api.errors import DecodeError, InvalidError
 from ..api.snapshot import CronJobSnapshot, Snapshot
-from ..api.types import Job, Phase
+from ..api.types import CronJob, Job, Phase
 from ..i18n import N_, _, join_list, ngettext
 from ..sim import (
     ACTIONS,
@@ -43,6 +45,7 @@ from ..sim import (
     yamlio_dump,
 )
 from ..snapshot.read import assume, load_snapshot
+from ..trace.cron_status import sync_summary, wall_clock
 from ..trace.recorder import WorldState
 from ..trace.records import Cycle, Decision
 from ..trace.run import DEFAULT_MAX_CYCLES, Run, make_budget, work_done
@@ -52,6 +55,15 @@ SEP = " · "
 
 BEFORE_FIRST_CYCLE = N_("before the first cycle: the Job is created; the controller has not synced it yet")
 """The reason shown at cycle 0 (marked: show it with ``_()``)."""
+BEFORE_FIRST_CRONJOB_SYNC = N_("the CronJob is created; the CronJob controller has not synced it yet")
+"""The reason shown at a CronJob's sync 0 (marked: show it with ``_()``)."""
+
+PICKER_JOBS = 12
+"""The Job picker lists a CronJob's newest Jobs made so far, at most this many (and says how many more)."""
+CRONJOB_ACTIONS = frozenset({"suspend_cronjob", "resume_cronjob", "set_schedule", "set_time_zone"})
+"""Actions on a CronJob: they act on the CronJob the dashboard shows."""
+NEXT_SCHEDULE_CHUNK = 64
+"""A lazily simulated run is extended by this many cycles at a time while looking for the next schedule."""
 
 DASHBOARD_BUDGET = Budget(max_pods=5_000, max_events=40_000, max_pod_cycles=1_000_000, max_time=DEFAULT_MAX_TIME,
                           max_cycles=DEFAULT_MAX_CYCLES)
@@ -95,6 +107,13 @@ def limit_lines(limit: LimitReached, refused: bool, *, snapshot: bool = False) -
     return [head, api_hint(limit, "Explorer.from_snapshot" if snapshot else "Explorer")]
 
 
+def stops_early(run: Run) -> bool:
+    """Whether ``run`` stopped at one of its limits before its end: a CronJob never finishes, so a run with
+    one ends where the dashboard's time does (``max_time``), and that is no early stop."""
+    limit = run.limit
+    return limit is not None and not (limit.limit == "max_time" and bool(run.sim.cronjob_manifests))
+
+
 Listener = Callable[[str], None]
 """``fn(kind)`` after a change: ``"cycle"`` (moved in the same run), ``"run"`` (a new run),
 ``"error"`` (input refused; :attr:`ExplorerState.last_error` says why)."""
@@ -122,6 +141,27 @@ def error_lines(exc: BaseException) -> list[str]:
     else:
         lines = str(exc).splitlines() or [type(exc).__name__]
     return [line.rstrip() for line in lines if line.strip()]
+
+
+def parse_duration(text: str) -> float | None:
+    """Whole days then a Go duration (``2d``, ``1d12h``, ``90m``, ``3h``) in seconds; None if it does not read."""
+    from ..cluster.workload import parse_go_duration
+
+    m = re.fullmatch(r"\s*(?:(\d+)d)?(.*?)\s*", text)
+    if m is None or (not m.group(1) and not m.group(2)):
+        return None
+    try:
+        return float(m.group(1) or 0) * 86400 + (parse_go_duration(m.group(2)) if m.group(2) else 0.0)
+    except ValueError:
+        return None
+
+
+def _seconds(duration: str | float) -> float | None:
+    """A positive duration given as seconds or as text (:func:`parse_duration`); None otherwise."""
+    seconds = duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None
+    if isinstance(duration, str):
+        seconds = parse_duration(duration)
+    return seconds if seconds is not None and seconds > 0 else None
 
 
 def manifest_text(manifest: Job | str | bytes | dict | os.PathLike) -> str:
@@ -266,12 +306,135 @@ class ExplorerState:
     def jobs(self) -> list[str]:
         """The names of the current run's objects, in creation order (the dashboard's picker): its Jobs, and a
         CronJob with the Jobs it has made so far."""
-        return [tr.job_name for tr in self.run.cluster.traces.values()]
+        traces = self.run.cluster.traces
+        cache = getattr(self, "_jobs", None)
+        if cache is None or cache[0] is not self.run or cache[1] != len(traces):
+            cache = self._jobs = (self.run, len(traces), [tr.job_name for tr in traces.values()])
+        return list(cache[2])
 
     @property
     def job(self) -> str:
         """The Job the views show (the first Job unless :meth:`select_job` chose another)."""
         return self.run.trace.job_name
+
+    @property
+    def kind(self) -> str:
+        """The kind of object the views show: ``"Job"``, or ``"CronJob"`` when the picker shows a CronJob."""
+        return self.run.trace.kind
+
+    @property
+    def cronjob(self) -> str | None:
+        """The name of the run's (first) CronJob, None when the run has none."""
+        crons = self._cron_traces()
+        return crons[0].job_name if crons else None
+
+    def _cron_traces(self) -> list:
+        """The current run's CronJob traces (made when the run starts: read once per run, not per question,
+        since a run of a week holds some 10,000 Job traces to skip)."""
+        cache = getattr(self, "_crons", None)
+        if cache is None or cache[0] is not self.run:
+            from ..trace.recorder import CRONJOB_PREFIX
+
+            traces = self.run.cluster.traces
+            keys = [CRONJOB_PREFIX + f"{c.metadata.namespace or 'default'}/{c.metadata.name}"
+                    for c in self.run.sim.cronjob_manifests]
+            cache = self._crons = (self.run, [traces[k] for k in keys if k in traces])
+        return cache[1]
+
+    def _cronjob_manifest(self) -> CronJob | None:
+        source = self.run.source
+        objects = source if isinstance(source, tuple) else (source,)
+        return next((o for o in objects if isinstance(o, CronJob)), None)
+
+    def zone(self, t: float | None = None) -> str:
+        """The time zone the CronJob's schedule is read in at ``t`` (default: the time shown): its
+        spec.timeZone (as the manifest or a later ``set_time_zone`` says), else the controller's own."""
+        cj = self._cronjob_manifest()
+        zone = cj.spec.time_zone if cj is not None else None
+        c = self.current
+        # An action applies right after the cycle it was taken at (its heap position is that cycle's).
+        position = c.position if c is not None and t is None else None
+        for a in self.run.actions:
+            if a.name == "set_time_zone" and (a.position < position if position is not None
+                                             else a.t < (self.t if t is None else t)):
+                zone = dict(a.kwargs).get("time_zone")
+        return zone or self.config.controller_zone
+
+    def clock(self, t: float | None = None) -> str:
+        """The instant ``t`` (default: the time shown) as a wall clock in the CronJob's zone: ``day 2 09:05``."""
+        t = self.t if t is None else t
+        tr = self.run.trace
+        return wall_clock(t, self.zone(t), tr.start_t, tr.origin)
+
+    def _job_added_times(self) -> dict[str, float]:
+        """When each Job of the current run was created (its ADDED change), read once per run and cached."""
+        run = self.run
+        cache = getattr(self, "_added", None)
+        if cache is None or cache[0] is not run:
+            cache = self._added = (run, 0, {})
+        _run, done, added = cache
+        changes = run.trace.changes
+        for ch in changes[done:]:
+            if ch.kind == "Job" and ch.type == "ADDED":
+                added.setdefault(ch.name, ch.t)
+        self._added = (run, len(changes), added)
+        return added
+
+    def _owned_jobs(self) -> dict[str, tuple[list[float], list[str]]]:
+        """Each CronJob's Jobs in the current run, in creation order: (creation times, names), built once per
+        run and extended as the run grows (a week of an every-minute schedule makes 10,080 Jobs)."""
+        run = self.run
+        cache = getattr(self, "_owned", None)
+        if cache is None or cache[0] is not run:
+            cache = (run, [0], {tr.job_uid: ([], []) for tr in self._cron_traces()})
+            self._owned = cache
+        _run, done, by_cron = cache
+        traces = run.cluster.traces
+        if len(traces) > done[0]:
+            added = self._job_added_times()
+            for tr in list(traces.values())[done[0]:]:
+                if tr.kind != "Job":
+                    continue
+                for r in tr.manifest.metadata.owner_references:
+                    mine = by_cron.get(r.uid)
+                    if mine is not None:
+                        mine[0].append(added.get(tr.job_name, float("inf")))
+                        mine[1].append(tr.job_name)
+            done[0] = len(traces)
+        crons = {tr.job_name: tr.job_uid for tr in self._cron_traces()}
+        return {name: by_cron[uid] for name, uid in crons.items()}
+
+    def jobs_of(self, cronjob: str) -> list[str]:
+        """The Jobs the CronJob called ``cronjob`` made up to the time shown, newest first."""
+        times, names = self._owned_jobs().get(cronjob, ([], []))
+        return names[:bisect_right(times, self.t)][::-1]
+
+    def picker(self) -> tuple[list[tuple[str, str]], int]:
+        """The Job picker's options as (label, name), and how many Jobs of a CronJob it leaves out.
+
+        A run of Jobs lists them by name. A CronJob comes with its Jobs made up to the time shown
+        under it, newest first, at most :data:`PICKER_JOBS` of them (and the Job shown, wherever it is).
+        """
+        if not self._cron_traces():
+            return [(name, name) for name in self.jobs], 0
+        options: list[tuple[str, str]] = []
+        owned: set[str] = set()
+        more = 0
+        t = self.t
+        for cron, (times, names) in self._owned_jobs().items():
+            made = bisect_right(times, t)
+            shown = names[max(made - PICKER_JOBS, 0):made][::-1]
+            more += made - len(shown)
+            if self.kind == "Job" and self.job not in shown and self.job in names:
+                shown.append(self.job)  # the Job shown, even if older or made later than the time shown
+                more -= names.index(self.job) < made
+            owned.update(names)
+            # TRANSLATORS: the Job picker's entry of a CronJob; {name} is its name.
+            options.append((_("{name} (CronJob)").format(name=cron), cron))
+            options += [("\u21b3 " + name, name) for name in shown]
+        options = [(name, name) for name in self.jobs if name not in owned
+                   and all(v != name for _l, v in options)] + options
+        return options, more
 
     def select_job(self, name: str) -> list[str]:
         """Show the Job called ``name``: the views, the status line, the slider and the faults are about it.
@@ -285,17 +448,64 @@ class ExplorerState:
         if name == self.job:
             return []
         t = self.t
-        first = self.jobs[0]
-        for run in {id(r): r for r in (self.run, self.initial_run)}.values():
-            run.focused(None if name == first else name)
+        self._focus(name)
         self.cycle = self.run.trace.cycle_at_time(t)
+        if self.kind == "CronJob":
+            # TRANSLATORS: {name} is a CronJob's name.
+            return self._accept("run", _("showing CronJob {name}").format(name=name))
         # TRANSLATORS: {name} is a Job's name.
         return self._accept("run", _("showing Job {name}").format(name=name))
+
+    def _focus(self, name: str) -> None:
+        first = self.jobs[0]
+        for run in {id(r): r for r in (self.run, self.initial_run)}.values():
+            if name == first or any(tr.job_name == name for tr in run.cluster.traces.values()):
+                run.focused(None if name == first else name)
+
+    def next_schedule(self) -> bool:
+        """Jump over quiet time to the CronJob controller's next sync at which a schedule time has come.
+
+        The views then show the CronJob (whatever the picker showed). False (and nothing changes)
+        when no schedule time comes in the rest of the run, or the run has no CronJob.
+        """
+        cron = self.cronjob
+        if cron is None:
+            self._refuse([_("this run has no CronJob: there is no schedule to jump to")])
+            return False
+        tr = self.run.trace_of(cron) if self.kind == "Job" or self.job != cron else self.run.trace
+        k = self.cycle if tr is self.run.trace else tr.cycle_at_time(self.t)
+        while True:
+            cycles = tr.cycles
+            found = next((i + 1 for i in range(k, len(cycles))
+                          if any(d.rule == "cronjob.schedule.due" for d in cycles[i].decisions)), None)
+            if found is not None or self.run.complete:
+                break
+            k = len(cycles)
+            focus = self.run.focus
+            self.run.focused(cron if cron != self.jobs[0] else None)
+            try:
+                self.run.extend(len(self.run) + NEXT_SCHEDULE_CHUNK)
+            finally:
+                self.run.focus = focus
+        if found is None:
+            self._refuse([_("no later sync of the CronJob controller has a schedule time due: this run ends at "
+                            "{clock}").format(clock=self.clock(self.run.trace.end_t))])
+            return False
+        switched = self.job != cron
+        if switched:
+            self._focus(cron)
+        self.cycle = found
+        self._simulate_ahead(CHUNK_WORK)
+        if switched:
+            self._accept("run", _("showing CronJob {name}").format(name=cron))
+        else:
+            self._accept("cycle")
+        return True
 
     def _before_first_cycle(self) -> str:
         snap = self.snapshot
         if snap is None:
-            return _(BEFORE_FIRST_CYCLE)
+            return _(BEFORE_FIRST_CRONJOB_SYNC) if self.kind == "CronJob" else _(BEFORE_FIRST_CYCLE)
         return _("the snapshot of {now}: the controller's next sync comes next").format(
             now=snap.real_time(snap.now))
 
@@ -381,13 +591,38 @@ class ExplorerState:
     def reason(self) -> str:
         """The headline reason of the current cycle (why the controller did what it did)."""
         c = self.current
-        return self._before_first_cycle() if c is None else " ".join(c.headline.reason.split())
+        if c is None:
+            return self._before_first_cycle()
+        if self.kind == "CronJob":
+            return sync_summary(c, self.run.actions, self._considered_before(c.index))
+        return " ".join(c.headline.reason.split())
+
+    def _considered_before(self, index: int) -> float:
+        """The latest schedule time a CronJob sync before sync ``index`` considered, else the run's start."""
+        cycles = self.run.trace.cycles
+        for c in reversed(cycles[:index - 1]):
+            for d in c.decisions:
+                if d.rule == "cronjob.schedule.due":
+                    return d.fields["scheduled"]
+        return self.run.trace.start_t
 
     def status_line(self) -> str:
-        """``cycle N of M · t=T s · <the headline reason of this cycle>``."""
-        # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
-        return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles) + SEP
-                + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
+        """``cycle N of M · t=T s · <the headline reason of this cycle>``.
+
+        In a run with a CronJob the time is its wall clock (``day 2 09:05``), and on the CronJob
+        itself the line reads ``sync N of M · day 1 00:02 · created hello-29453762 for 00:02``: what
+        its controller decided at that sync and why, short.
+        """
+        if self.cronjob is None:
+            # TRANSLATORS: the dashboard's status line, before " · t=3 s · <why>".
+            return (_("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles) + SEP
+                    + _("t={t} s").format(t=format_seconds(self.t)) + SEP + self.reason())
+        if self.kind == "CronJob":
+            # TRANSLATORS: the status line of a CronJob's dashboard, before " · day 1 00:02 · <what it decided>".
+            head = _("sync {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles)
+        else:
+            head = _("cycle {cycle} of {n}").format(cycle=self.cycle, n=self.of_cycles)
+        return head + SEP + self.clock() + SEP + self.reason()
 
     def decisions(self) -> list[Decision]:
         """The current cycle's decisions in order (empty at cycle 0)."""
@@ -408,7 +643,11 @@ class ExplorerState:
         """
         c = self.current
         lines: list[str] = []
-        if c is None:
+        if c is None and self.kind == "CronJob":
+            lines.append(_("Sync 0 of {n}, {clock}: {reason}.").format(n=self.of_cycles, clock=self.clock(),
+                                                                        reason=self._before_first_cycle()))
+            lines.append(_("Step to see the CronJob controller's first sync of this CronJob."))
+        elif c is None:
             lines.append(_("Cycle 0 of {n}, t={t} s: {reason}.").format(n=self.of_cycles, t=format_seconds(self.t),
                                                                         reason=self._before_first_cycle()))
             lines.append(_("Step to see the Job controller's first sync of this Job (its first reconcile cycle).")
@@ -416,10 +655,16 @@ class ExplorerState:
                          _("Step to see the Job controller's next sync on this snapshot, as explain predicts it."))
         else:
             head = c.headline
-            # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
-            lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
-                cycle=c.index, n=self.of_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
-                rule=head.rule))
+            if self.kind == "CronJob":
+                # TRANSLATORS: {clock} is the time, e.g. day 1 00:02; {reason} the sync's headline sentence.
+                lines.append(_("Sync {cycle} of {n}, {clock}: {reason} [{rule}]").format(
+                    cycle=c.index, n=self.of_cycles, clock=self.clock(), reason=" ".join(head.reason.split()),
+                    rule=head.rule))
+            else:
+                # TRANSLATORS: {reason} is the cycle's headline sentence, {rule} its rule id (stays English).
+                lines.append(_("Cycle {cycle} of {n}, t={t} s: {reason} [{rule}]").format(
+                    cycle=c.index, n=self.of_cycles, t=format_seconds(c.t), reason=" ".join(head.reason.split()),
+                    rule=head.rule))
             if c.decisions:
                 lines.append(_("What the sync did, in order:"))
                 for d in c.decisions:
@@ -524,6 +769,8 @@ class ExplorerState:
         run = self.run
         if run.limit is None or not run.complete:
             return notice
+        if not stops_early(run):
+            return notice
         lines = limit_lines(run.limit, refused=False, snapshot=isinstance(run.source, SNAPSHOTS))
         return "\n".join(filter(None, [notice, *lines]))
 
@@ -547,19 +794,22 @@ class ExplorerState:
                 run = Run(text, self.config, budget=self.budget)
             except (ValueError, TypeError) as exc:  # InvalidError, DecodeError, SimulationError
                 return self._refuse(error_lines(exc))
-            if run.limit is not None:
+            if stops_early(run):
                 return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
             self.manifest_text = text
             return self._new_run(run, ngettext("applied: the Job was created again from the edited manifest "
                                                "({n} cycle)",
                                                "applied: the Job was created again from the edited manifest "
                                                "({n} cycles)", len(run)).format(n=len(run)))
+        if mode == "edit" and self.cronjob is not None:
+            return self._refuse([_("a running CronJob is changed with the faults and actions (schedule, time zone, "
+                                   "suspend); Apply creates it again from the edited YAML")])
         if mode == "edit":
             try:
                 run = self.run.fork(self.cycle, "edit", manifest=text)
             except (ValueError, TypeError, IndexError) as exc:
                 return self._refuse(error_lines(exc))
-            if run.limit is not None and self.run.limit is None:
+            if stops_early(run) and not stops_early(self.run):
                 # The edit makes the run too big (a run that already stops at a limit stays editable).
                 return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
             self.manifest_text = text
@@ -617,8 +867,11 @@ class ExplorerState:
         if not isinstance(action, str) or action not in ACTIONS:
             return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
                 action=action, actions=join_list(sorted(ACTIONS)))])
-        if action in JOB_ACTIONS and "job" not in kwargs and self.run.focus is not None:
+        if action in JOB_ACTIONS and "job" not in kwargs and self.run.focus is not None and self.kind == "Job":
             kwargs = {**kwargs, "job": self.run.focus}  # the Job the picker shows
+        if action in CRONJOB_ACTIONS and "cronjob" not in kwargs and self.run.focus is not None \
+                and self.kind == "CronJob":
+            kwargs = {**kwargs, "cronjob": self.run.focus}  # the CronJob the picker shows
         # A big run's fork shows the forked cycle at once and simulates the rest as the learner steps.
         lazy = not (self.run.complete and work_done(self.run.sim) <= EAGER_FORK_WORK)
         try:
@@ -628,13 +881,89 @@ class ExplorerState:
         args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
         return self._new_run(run, self._fork_notice(f"{action}({args})", run))
 
+    def _objects(self) -> dict:
+        """Every object the API server had right after the cycle shown (cached per run, Job shown and cycle)."""
+        key = (id(self.run), self.job, self.cycle)
+        if getattr(self, "_objects_key", None) != key:
+            tr = self.run.trace
+            c = self.current
+            end = c.change_end if c is not None else (tr.cycles[0].change_start if tr.cycles else len(tr.changes))
+            self._objects_cache = tr._objects_until(end)
+            self._objects_key = key
+        return self._objects_cache
+
+    def active_jobs(self) -> list[str]:
+        """The CronJob's Jobs that are not finished at the cycle shown, newest first (the faults' Job menu)."""
+        cron = self.cronjob
+        if cron is None:
+            return []
+        uid = self.run.trace_of(cron).job_uid if self.kind == "Job" or self.job != cron else self.run.trace.job_uid
+        jobs = [o for (k, _ns, _n), o in self._objects().items() if k == "Job"
+                and any(r.uid == uid for r in o.metadata.owner_references)
+                and not any(c.type in ("Complete", "Failed") and c.status == "True" for c in o.status.conditions)]
+        jobs.sort(key=lambda j: (j.metadata.creation_timestamp or 0.0, j.metadata.name), reverse=True)
+        return [j.metadata.name for j in jobs]
+
+    def stop_controllers(self, duration: str | float) -> list[str]:
+        """Stop kube-controller-manager for ``duration`` right after the cycle shown (forks the run).
+
+        ``duration``: seconds, or text as the learner types it: whole days, then a Go duration
+        (``90m``, ``3h``, ``1h30m``, ``1d12h``). Error lines naming the field if it does not read.
+        """
+        seconds = _seconds(duration)
+        if seconds is None:
+            return self._refuse([_("stop the controllers for: must be a duration such as 90m, 3h or 1d12h, got "
+                                   "{value!r}").format(value=duration)])
+        return self.act("stop_controllers", seconds=seconds)
+
+    def suspend_cronjob_for(self, duration: str | float) -> list[str]:
+        """Suspend the CronJob right after the cycle shown and resume it ``duration`` later (``30m``, ``2h``, or
+        seconds): two actions, one fork. While it is suspended its controller has no sync to step to, so
+        the resumption is taken at its time. Error lines if the duration does not read."""
+        seconds = _seconds(duration)
+        if seconds is None:
+            return self._refuse([_("suspend for: must be a duration such as 90m, 3h or 1d12h, got {value!r}").format(
+                value=duration)])
+        kwargs = {"cronjob": self.job} if self.kind == "CronJob" and self.run.focus is not None else {}
+        try:
+            suspended = self.run.fork(self.cycle, "suspend_cronjob", lazy=True, **kwargs)
+            at = suspended.actions[-1].t + seconds
+            run = suspended.fork_at_time(at, "resume_cronjob", lazy=True, **kwargs) if at <= self.max_time \
+                else suspended
+        except (ValueError, TypeError, IndexError) as exc:
+            return self._refuse(error_lines(exc))
+        # TRANSLATORS: {cycle} is a sync's number, {clock} a time such as day 1 00:30.
+        return self._new_run(run, _("the CronJob is suspended right after sync {cycle} and resumed at {clock}: the "
+                                    "run was forked there; what comes after is simulated as you step").format(
+            cycle=self.cycle, clock=self.clock(at)))
+
+    def act_on_job(self, action: str, job: str, **kwargs: Any) -> list[str]:
+        """``fail_pod`` or ``stretch_pod`` on the running pod of the Job called ``job`` (a Job of the CronJob):
+        forks the run right after the cycle shown. Error lines if the Job has no running pod then."""
+        if action not in ("fail_pod", "stretch_pod"):
+            return self._refuse([_("unknown action {action!r}; actions: {actions}").format(
+                action=action, actions=join_list(["fail_pod", "stretch_pod"]))])
+        objs = self._objects()
+        owner = next((o for (k, _ns, n), o in objs.items() if k == "Job" and n == job), None)
+        pods = [] if owner is None else sorted(
+            (o for (k, _ns, _n), o in objs.items() if k == "Pod" and o.metadata.deletion_timestamp is None
+             and o.status.phase in (Phase.RUNNING, Phase.PENDING)
+             and any(r.uid == owner.metadata.uid for r in o.metadata.owner_references)),
+            key=lambda p: (p.status.phase != Phase.RUNNING, p.metadata.creation_timestamp or 0.0, p.metadata.name))
+        running = [p for p in pods if p.status.phase == Phase.RUNNING]
+        if not running:
+            # TRANSLATORS: {action} is the action's name in code (fail_pod, stretch_pod); {job} a Job's name.
+            return self._refuse([_("{action}: Job {job} has no running pod at this time (step until it runs)").format(
+                action=action, job=job)])
+        return self.act(action, name=running[0].metadata.name, **kwargs)
+
     def configure(self, **settings: Any) -> list[str]:
         """Re-run the same manifest and actions under other settings (``seed``, ``nodes``, ``informer_lag``, ...)."""
         try:
             run = self.run.with_settings(**settings)
         except (ValueError, TypeError) as exc:
             return self._refuse(error_lines(exc))
-        if run.limit is not None and self.run.limit is None:
+        if stops_early(run) and not stops_early(self.run):
             return self._refuse(limit_lines(run.limit, refused=True, snapshot=isinstance(run.source, SNAPSHOTS)))
         self.config = run.config
         changed = ", ".join(f"{k}={v!r}" for k, v in settings.items())
@@ -643,6 +972,7 @@ class ExplorerState:
             settings=changed))
 
 
-__all__ = ["BEFORE_FIRST_CYCLE", "CHUNK_WORK", "DASHBOARD_BUDGET", "EAGER_FORK_WORK", "LOOKAHEAD_CYCLES",
-           "ExplorerState", "SimulationError", "create_problems", "error_lines", "format_seconds", "limit_lines",
-           "load_snapshot", "manifest_text"]
+__all__ = ["BEFORE_FIRST_CRONJOB_SYNC", "BEFORE_FIRST_CYCLE", "CHUNK_WORK", "CRONJOB_ACTIONS", "DASHBOARD_BUDGET",
+           "EAGER_FORK_WORK", "LOOKAHEAD_CYCLES", "NEXT_SCHEDULE_CHUNK", "PICKER_JOBS", "ExplorerState",
+           "SimulationError", "create_problems", "error_lines", "format_seconds", "limit_lines", "load_snapshot",
+           "manifest_text"]

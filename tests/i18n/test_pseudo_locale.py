@@ -234,6 +234,47 @@ def test_a_whole_explorer_every_tab_the_why_panel_faults_and_an_error_speak_thro
     assert problems == {}
 
 
+def test_a_cronjob_dashboard_its_status_line_picker_tabs_faults_and_errors_speak_through_the_catalog(pseudo):
+    from k8sjobs import Explorer
+
+    text = (DOCS.parent / "cronjob" / "hello.yaml").read_text()
+    ex = Explorer(text, nodes=1, max_time=4 * 3600)
+    cj = ex.state.run.trace
+    allowed = {w for t in [cj.job_name, "CronJob Job UTC", *[f"{e.type} {e.reason} {e.message}" for e in cj.events]]
+               for w in WORD.findall(t)}
+    pieces = {"start": "\n".join(widget_texts(ex.widget))}
+    ex.step()
+    ex.next_schedule()
+    pieces["status after the next schedule"] = ex.status.value + ex.clock_label.value
+    for i, view in enumerate(ex.cronjob_views):
+        ex.tabs.selected_index = i
+        ex._twin_toggles[view].value = True
+        pieces[f"tab {view} twin"] = ex._twins[view].value
+    ex.stop_controllers("3h")
+    pieces["notice after a stop"] = ex.notice.value
+    ex.next_schedule()
+    pieces["status after 3 h down"] = ex.status.value
+    pieces["why panel"] = ex.why_title.value + ex.explanation.value
+    ex.stop_controllers("soon")
+    pieces["error: a duration that does not read"] = ex.error.value
+    ex.suspend_cronjob_for("30m")
+    pieces["notice after suspend for a while"] = ex.notice.value
+    ex.step()
+    pieces["status while suspended"] = ex.status.value
+    ex.next_schedule()
+    pieces["error: no schedule to come"] = ex.error.value
+    pieces["faults panel and picker"] = "\n".join(widget_texts(ex.tools) + widget_texts(ex.job_menu))
+    # Kubernetes' own words: the Jobs' names, the events (also those of the forked runs) and kubectl's Events block.
+    for job in ex.state.jobs[1:]:
+        allowed |= set(WORD.findall(job))
+    for e in ex.state.run.trace.events:
+        allowed |= set(WORD.findall(f"{e.type} {e.reason} {e.message}"))
+    allowed |= set(WORD.findall("Events Type Reason Age From Message over"))
+    pieces["whole dashboard"] = "\n".join(t for t in widget_texts(ex.widget) if t != ex.yaml.value)
+    problems = scan(pieces, allowed)
+    assert problems == {}
+
+
 def test_an_answered_exercise_speaks_through_the_catalog(pseudo):
     from k8sjobs import Exercise
 
