@@ -43,8 +43,12 @@ def apply(target: go.Figure, new: go.Figure) -> go.Figure:
     keep = old_types == new_types or (isinstance(target, go.FigureWidget) and old_types[:n] == new_types[:n])
     if keep:
         for old, nd in zip(target.data, new_data):
-            _clear_missing(old, old.to_plotly_json(), nd, _KEEP)
-            old.update({k: v for k, v in nd.items() if k not in _KEEP}, overwrite=True)
+            od = old.to_plotly_json()
+            _clear_missing(old, od, nd, _KEEP)
+            # only what changed: plotly validates every property it is given (most are the same)
+            changed = {k: v for k, v in nd.items() if k not in _KEEP and od.get(k) != v}
+            if changed:
+                old.update(changed, overwrite=True)
         for old in target.data[n:]:
             _clear_missing(old, old.to_plotly_json(), HIDDEN, _KEEP)
             old.update(HIDDEN)
@@ -57,9 +61,9 @@ def apply(target: go.Figure, new: go.Figure) -> go.Figure:
     new_layout = new.layout.to_plotly_json()
     old_layout = target.layout.to_plotly_json()
     _clear_missing(target.layout, old_layout, new_layout, frozenset({"template"}))
-    if new_layout.get("template") == old_layout.get("template"):
-        new_layout = {k: v for k, v in new_layout.items() if k != "template"}
-    target.update_layout(new_layout, overwrite=True)
+    changed = {k: v for k, v in new_layout.items() if old_layout.get(k) != v}
+    if changed:
+        target.update_layout(changed, overwrite=True)
     return target
 
 
