@@ -99,12 +99,14 @@ def first_visits(site: Path, runs: int) -> list[dict]:
         with litepage.Browser() as browser:
             # recorded, not refused: refusing (Playwright's routing) turns the HTTP cache off
             tabs = litepage.LiteTabs(browser, site, outside=litepage.watch_outside(browser.context, refuse=False))
+            tabs.current.page.unroute_all()  # the probe's own refusing route (harness.Probe) also turns the cache off
             try:
                 _, times = tabs.open(litepage.lite.START)
                 sent = tabs.server.bytes_sent
                 speed = tabs.execute(SPEED, timeout=300) if i == 0 else ""
+                before_warm = tabs.server.bytes_sent
                 _, warm = tabs.open(WARM_LESSON)
-                warm_sent = tabs.server.bytes_sent - sent
+                warm_sent = tabs.server.bytes_sent - before_warm
             finally:
                 tabs.close()
         visit = {**times, "mb": round(sent / 1e6, 1), "outside": list(tabs.outside),
