@@ -1,6 +1,7 @@
 """From a click to the repainted figure, in Chromium: JupyterLab and the JupyterLite site.
 
     .venv/bin/python benchmarks/bench_clicks.py [--apps lab,lite] [--clicks 12] [--json FILE]
+        [--code CHECKOUT] [--site SITE]     # to compare: another checkout's k8sjobs, another built site
 
 (The ``lite`` part needs a built site: ``sh tools/lite.sh``.) What a learner feels on a click is
 not the kernel's time alone: it is the click's message to the kernel, the kernel's step, the
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -286,9 +288,11 @@ def scenarios(c: Clicks, clicks: int) -> dict[str, dict]:
     return out
 
 
-def run_lab(clicks: int) -> dict:
+def run_lab(clicks: int, code: Path) -> dict:
     from harness import Browser, JupyterLab
 
+    # the kernels import this checkout's k8sjobs (or --code's), not the one the venv has installed
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")]))
     with JupyterLab() as lab, Browser() as browser:
         probe = browser.new_page("bench-clicks-lab")
         nb = lab.open_notebook(probe, START_PAGE)
@@ -296,16 +300,19 @@ def run_lab(clicks: int) -> dict:
         if not result.ok:
             raise SystemExit(f"the start page failed in JupyterLab: {result.errors}")
         try:
+            where = Clicks(probe.page).execute("import k8sjobs; print(k8sjobs.__file__)").strip()
+            if not where.startswith(str(code)):
+                raise SystemExit(f"the kernel imports {where}, not {code}'s k8sjobs")
             return scenarios(Clicks(probe.page), clicks)
         finally:
             probe.close()
 
 
-def run_lite(clicks: int) -> dict:
+def run_lite(clicks: int, site: Path) -> dict:
     import litepage
 
     with litepage.Browser() as browser:
-        tabs = litepage.LiteTabs(browser, litepage.lite.SITE, outside=litepage.watch_outside(browser.context))
+        tabs = litepage.LiteTabs(browser, site, outside=litepage.watch_outside(browser.context))
         try:
             notebook, _ = tabs.open(litepage.lite.START)
             result = notebook.run_all(timeout=300)
@@ -348,12 +355,15 @@ def main() -> int:
     parser.add_argument("--apps", default="lab,lite", help="lab, lite or both (default)")
     parser.add_argument("--clicks", type=int, default=12, help="clicks per scenario pair (default 12)")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose k8sjobs JupyterLab's kernel imports")
+    parser.add_argument("--site", type=Path, default=ROOT / "_site", help="the JupyterLite site (default: _site/)")
     args = parser.parse_args()
     print(f"uptime before: {uptime()}", flush=True)
     figures: dict = {}
     for app in [a for a in args.apps.split(",") if a]:
         t0 = time.perf_counter()
-        figures[app] = (run_lab if app == "lab" else run_lite)(args.clicks)
+        figures[app] = (run_lab(args.clicks, args.code.resolve()) if app == "lab"
+                        else run_lite(args.clicks, args.site.resolve()))
         print("\n".join(report({"lab": "JupyterLab", "lite": "JupyterLite"}[app], figures[app])), flush=True)
         print(f"  ({time.perf_counter() - t0:.0f} s; uptime: {uptime()})", flush=True)
     if args.json:
