@@ -93,16 +93,19 @@ def test_the_site_lock_names_only_local_wheels_with_their_sums_and_dependencies(
 
 
 def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bool = True,
-               file_name: str | None = None) -> Path:
+               file_name: str | None = None, preload: tuple[str, ...] = ("comm",)) -> Path:
     site = tmp_path / "site"
     pyodide = site / lite.PYODIDE_DIR
     pyodide.mkdir(parents=True)
     (pyodide / "pyodide.mjs").write_text("")
-    wheel = make_wheel(pyodide, "alpha", "1.0", [], {"alpha/__init__.py": ""})
-    lock_ = {"info": {"python": "3.14.2"}, "packages": {"alpha": {
-        "file_name": file_name or wheel.name, "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()}}}
+    # comm: a package the kernel starts with (preloaded); alpha: one a lesson imports (loaded then)
+    lock_ = {"info": {"python": "3.14.2"}, "packages": {}}
+    for name in ("alpha", "comm"):
+        wheel = make_wheel(pyodide, name, "1.0", [], {f"{name}/__init__.py": ""})
+        lock_["packages"][name] = {"file_name": file_name or wheel.name, "depends": [],
+                                   "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()}
     (pyodide / "pyodide-lock.json").write_text(json.dumps(lock_))
-    config = lite.lite_config(["alpha"])
+    config = lite.lite_config(list(preload))
     settings = config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN]
     settings["pyodideUrl"], settings["disablePyPIFallback"] = pyodide_url, fallback
     (site / "jupyter-lite.json").write_text(json.dumps(config))
@@ -113,13 +116,15 @@ def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bo
 
 def test_check_site_accepts_a_site_that_loads_everything_from_itself(tmp_path):
     figures = lite.check_site(write_site(tmp_path))
-    assert figures["wheels"] == 1 and figures["languages"] == ["en"]
+    assert figures["wheels"] == 2 and figures["languages"] == ["en"]
 
 
 @pytest.mark.parametrize("broken, message", [
     ({"pyodide_url": "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/pyodide.mjs"}, "pyodideUrl"),
     ({"fallback": False}, "PyPI fallback"),
     ({"file_name": "https://cdn.jsdelivr.net/pyodide/v314.0.6/full/alpha-1.0-py3-none-any.whl"}, "not a wheel"),
+    ({"preload": ("alpha", "comm")}, "not what the kernel needs to start"),
+    ({"preload": ()}, "not what the kernel needs to start"),
 ])
 def test_check_site_refuses_a_site_that_would_fetch_from_outside(tmp_path, broken, message):
     with pytest.raises(SystemExit, match=message):

@@ -21,8 +21,15 @@ through a local server): nothing in it fetches from the internet. What goes in, 
 * the bytecode of every module a lesson imports, compiled by the site's own Pyodide under Node
   (tools/lite_pyc.py) and added to those wheels, so a kernel start imports without compiling;
 * a ``pyodide-lock.json`` that names only those local wheels (sha256 recomputed), replacing the
-  npm package's, which names wheels that are not in it; the kernel preloads all of them
-  (``loadPyodideOptions.packages``), so a lesson needs no ``%pip`` cell and the PyPI fallback is off;
+  npm package's, which names wheels that are not in it, so a lesson needs no ``%pip`` cell and
+  the PyPI fallback is off. The kernel preloads only what it needs to start
+  (``loadPyodideOptions.packages``: :data:`KERNEL_ROOTS` and their dependencies); the rest
+  (k8sjobs, plotly, networkx, the widgets...) is loaded by the kernel itself when a cell imports
+  it (the Pyodide kernel runs ``loadPackagesFromImports`` on every cell: a lesson's first cell,
+  ``from k8sjobs import ...``, loads k8sjobs and its dependencies from the lock). The notebook's
+  kernel is idle sooner: the learner reads the first cells meanwhile;
+* less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
+  what only a desktop Python uses, jedi without the type stubs of packages the site does not have;
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
   notebooks and the files they read; not the Markdown sources of the notebooks).
 
@@ -70,6 +77,22 @@ PYODIDE_URL = f"./{PYODIDE_DIR}/pyodide.mjs"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "package.json")
 """What the site needs of the npm package (no source maps, type declarations or demo pages)."""
 NPM_LINE = re.compile(r"^# npm: pyodide@(?P<version>\S+) (?P<integrity>\S+)", re.M)
+
+KERNEL_ROOTS = ("pyodide-kernel", "piplite", "ipykernel", "widgetsnbextension", "comm", "ipython", "jedi", "micropip")
+"""What the kernel imports or installs to start (requirements/lite-browser.in; its worker installs
+ipykernel, comm, pyodide-kernel, jedi and ipython with piplite when they are not preloaded):
+preloaded with their dependencies."""
+
+LEFT_OUT = {
+    # plotly: JupyterLab's plotly extension twice (the package's copy and the wheel's data files
+    # for a desktop install; the site has it as a lab extension), and plotly.js for HTML output
+    # (figures here are drawn by that extension, or by the widget bundle, which stays)
+    "plotly": ("plotly/labextension/", "plotly-{version}.data/", "plotly/package_data/plotly.min.js"),
+    # jedi (Tab completion; the Pyodide kernel installs it whatever the site says): the type
+    # stubs of third-party packages none of which is in the site; the standard library's stay
+    "jedi": ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/"),
+}
+"""What the site's wheels leave out: {package: prefixes of paths in its wheel}."""
 
 SETTINGS_OVERRIDES = {
     # no "news from Jupyter?" question over the first lesson, and nothing to check online
@@ -264,6 +287,56 @@ def precompile(pyodide: Path) -> None:
         raise SystemExit(f"lite: precompiling in Pyodide failed ({done.returncode})")
 
 
+def slim_wheels(wheels: dict[str, Path]) -> list[str]:
+    """Rewrite the wheels :data:`LEFT_OUT` names without what it lists, in place; returns what
+    was left out, with the megabytes saved."""
+    done = []
+    for key, prefixes in LEFT_OUT.items():
+        wheel = wheels.get(key)
+        if wheel is None:
+            continue
+        version = lock.wheel_version(wheel.name)[1]
+        prefixes = tuple(p.format(version=version) for p in prefixes)
+        with zipfile.ZipFile(wheel) as z:
+            for p in prefixes:
+                if not any(n.startswith(p) for n in z.namelist()):
+                    raise SystemExit(f"lite: {wheel.name} has no {p}: see LEFT_OUT in tools/lite.py")
+        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes: name.startswith(prefixes))
+        done.append(f"{', '.join(prefixes)} of {wheel.name} ({saved / 1e6:.1f} MB)")
+    return done
+
+
+def rewrite_wheel(wheel: Path, drop) -> int:
+    """Rewrite ``wheel`` without the files ``drop(name)`` is true for; its RECORD follows.
+    Returns the bytes saved."""
+    with zipfile.ZipFile(wheel) as z:
+        entries = [(info, z.read(info)) for info in z.infolist() if not drop(info.filename)]
+    names = {info.filename for info, _ in entries}
+    before = wheel.stat().st_size
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as out:
+        for info, data in entries:
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = [line for line in data.decode("utf-8").splitlines() if line.rsplit(",", 2)[0] in names]
+                data = ("\n".join(lines) + "\n").encode("utf-8")
+            out.writestr(info, data)
+    return before - wheel.stat().st_size
+
+
+def kernel_packages(site_lock_file: Path) -> list[str]:
+    """The packages the kernel preloads: :data:`KERNEL_ROOTS` (those in the site's lock) and their
+    dependencies there."""
+    packages = json.loads(site_lock_file.read_text())["packages"]
+    todo, seen = [lock.canon(r) for r in KERNEL_ROOTS if lock.canon(r) in packages], set()
+    while todo:
+        key = todo.pop()
+        if key not in seen:
+            if key not in packages:
+                raise SystemExit(f"lite: the kernel needs {key}, which the site's lock does not have")
+            seen.add(key)
+            todo += packages[key].get("depends", [])
+    return sorted(seen)
+
+
 # ------------------------------------------------------------------------------ the lock of the site
 
 
@@ -354,6 +427,8 @@ def build(out: Path = SITE) -> dict:
     say(f"{len(pins)} wheels for Python {python} (PyPI, sdist, the kernel's) and the project's")
     wheels = fetch_wheels(pins, python, pyodide)
     wheels[lock.canon(lock.PROJECT)] = project_wheel(pyodide)
+    slimmed = slim_wheels(wheels)
+    say(f"left out: {', '.join(slimmed)}")
     extras = {key: ex for key, _, ex, _, _ in pins}
     extras[lock.canon(lock.PROJECT)] = set(lock.LITE_EXTRAS)
     site_lock_file = pyodide / "pyodide-lock.json"
@@ -362,7 +437,7 @@ def build(out: Path = SITE) -> dict:
     precompile(pyodide)
     site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
 
-    (lite_dir / "jupyter-lite.json").write_text(json.dumps(lite_config(sorted(wheels)), indent=2))
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(lite_config(kernel_packages(site_lock_file)), indent=2))
     (lite_dir / "overrides.json").write_text(json.dumps(SETTINGS_OVERRIDES, indent=2))
     content = WORK / "content"
     for lang in lesson_dirs():
@@ -404,8 +479,12 @@ def check_site(out: Path) -> dict:
         elif hashlib.sha256(f.read_bytes()).hexdigest() != entry["sha256"]:
             problems.append(f"{entry['file_name']}: sha256 differs from the lock")
     preload = kernel.get("loadPyodideOptions", {}).get("packages", [])
-    if sorted(preload) != sorted(site_lock_["packages"]):
-        problems.append(f"preloaded {sorted(preload)} is not the lock's {sorted(site_lock_['packages'])}")
+    if sorted(preload) != kernel_packages(out / PYODIDE_DIR / "pyodide-lock.json"):
+        problems.append(f"preloaded {sorted(preload)} is not what the kernel needs to start")
+    for key, entry in site_lock_["packages"].items():
+        if set(entry.get("depends", [])) - site_lock_["packages"].keys():
+            problems.append(f"{key} depends on {sorted(set(entry['depends']) - site_lock_['packages'].keys())}, "
+                            "not in the site")
     project = site_lock_["packages"].get(lock.canon(lock.PROJECT))
     if project and (out / PYODIDE_DIR / project["file_name"]).is_file():
         with zipfile.ZipFile(out / PYODIDE_DIR / project["file_name"]) as z:

@@ -6,6 +6,13 @@ figure's content into the existing one: when the traces line up (same count, sam
 their properties are set one by one, so plotly.js restyles instead of redrawing from
 scratch; otherwise the data are replaced. The layout is updated either way. Call it inside
 ``fw.batch_update()`` to send one message.
+
+A ``FigureWidget`` keeps its traces when a step needs fewer of the same types (the counts view
+has 6 traces before the first sync and 10 after it): the ones beyond are emptied and hidden
+(:data:`HIDDEN`, ``visible: false``, drawn by nobody, in no legend), and a later step that needs
+them again restyles them. Removing and adding traces are plotly messages of their own, each a
+full redraw in the browser (three redraws a step instead of one), sent apart from the batched
+restyle; a widget that needs more traces than it has gets only the missing ones added.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import plotly.graph_objects as go
 
 # Properties a FigureWidget manages itself (uid is a random id it gives each trace).
 _KEEP = frozenset({"type", "uid"})
+HIDDEN = {"visible": False}
+"""What a widget's trace not needed at this step holds (besides its type and uid)."""
 
 
 def _clear_missing(obj: Any, old: dict[str, Any], new: dict[str, Any], keep: frozenset[str]) -> None:
@@ -27,12 +36,24 @@ def _clear_missing(obj: Any, old: dict[str, Any], new: dict[str, Any], keep: fro
 def apply(target: go.Figure, new: go.Figure) -> go.Figure:
     """Make ``target`` (a Figure or FigureWidget) show what ``new`` shows, in place; returns ``target``."""
     new_data = [tr.to_plotly_json() for tr in new.data]
-    same_shape = len(target.data) == len(new_data) and all(
-        old.type == nd.get("type") for old, nd in zip(target.data, new_data))
-    if same_shape:
+    old_types = [old.type for old in target.data]
+    new_types = [nd.get("type") for nd in new_data]
+    n = min(len(old_types), len(new_types))
+    # a widget keeps (and hides) traces it has beyond the new ones, and adds only those it lacks
+    keep = old_types == new_types or (isinstance(target, go.FigureWidget) and old_types[:n] == new_types[:n])
+    if keep:
         for old, nd in zip(target.data, new_data):
-            _clear_missing(old, old.to_plotly_json(), nd, _KEEP)
-            old.update({k: v for k, v in nd.items() if k not in _KEEP}, overwrite=True)
+            od = old.to_plotly_json()
+            _clear_missing(old, od, nd, _KEEP)
+            # only what changed: plotly validates every property it is given (most are the same)
+            changed = {k: v for k, v in nd.items() if k not in _KEEP and od.get(k) != v}
+            if changed:
+                old.update(changed, overwrite=True)
+        for old in target.data[n:]:
+            _clear_missing(old, old.to_plotly_json(), HIDDEN, _KEEP)
+            old.update(HIDDEN)
+        if len(new_types) > n:
+            target.add_traces(list(new.data[n:]))
     else:
         target.data = ()
         if new_data:
@@ -40,10 +61,22 @@ def apply(target: go.Figure, new: go.Figure) -> go.Figure:
     new_layout = new.layout.to_plotly_json()
     old_layout = target.layout.to_plotly_json()
     _clear_missing(target.layout, old_layout, new_layout, frozenset({"template"}))
-    if new_layout.get("template") == old_layout.get("template"):
-        new_layout = {k: v for k, v in new_layout.items() if k != "template"}
-    target.update_layout(new_layout, overwrite=True)
+    changed = {k: v for k, v in new_layout.items() if old_layout.get(k) != v}
+    if changed:
+        target.update_layout(changed, overwrite=True)
     return target
 
 
-__all__ = ["apply"]
+def shown(fig: go.Figure) -> list[dict[str, Any]]:
+    """The traces of ``fig`` as plain dicts, without the hidden ones :func:`apply` keeps in a widget."""
+    return [d for d in (tr.to_plotly_json() for tr in fig.data) if not is_hidden(d)]
+
+
+def is_hidden(trace: dict[str, Any]) -> bool:
+    """Whether a trace (as a dict) is one :func:`apply` hid: ``visible: false`` and nothing else
+    but its type, uid and emptied compound properties."""
+    return trace.get("visible") is False and all(
+        v in (None, {}, []) for k, v in trace.items() if k not in _KEEP and k != "visible")
+
+
+__all__ = ["HIDDEN", "apply", "is_hidden", "shown"]

@@ -166,6 +166,16 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     assert json.loads((site / "static/pyodide/package.json").read_text())["version"] == version
     pinned = {key: v for key, _, _, v, _ in pins}
     assert {k: e["version"] for k, e in lock["packages"].items() if k != "k8sjobs"} == pinned
+    # the kernel preloads what it starts with; a lesson's first import loads the rest
+    assert sorted(kernel["loadPyodideOptions"]["packages"]) == lite.kernel_packages(site / "static/pyodide/pyodide-lock.json")
+    assert not {"k8sjobs", "plotly", "networkx"} & set(kernel["loadPyodideOptions"]["packages"])
+    # the slimmed wheels: plotly without a second copy of the lab extension nor plotly.js for HTML
+    # output (the widget bundle stays), jedi without third-party type stubs (the stdlib's stay)
+    plotly = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["plotly"]["file_name"]).namelist()
+    assert "plotly/package_data/widgetbundle.js" in plotly and "plotly/package_data/plotly.min.js" not in plotly
+    assert not [n for n in plotly if n.startswith("plotly/labextension/") or ".data/" in n], "plotly's extension copies"
+    jedi = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["jedi"]["file_name"]).namelist()
+    assert not [n for n in jedi if "/typeshed/stubs/" in n] and [n for n in jedi if "/typeshed/stdlib/" in n]
     assert "numpy" not in lock["packages"], "numpy cannot be had offline in the browser"
     # the project's wheel carries its data: API schemas and every compiled catalog of the checkout
     wheel = site / "static/pyodide" / lock["packages"]["k8sjobs"]["file_name"]
@@ -183,6 +193,44 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     for pack in ("ru_RU", "zh_CN"):
         assert json.loads((site / "api" / "translations" / f"{pack}.json").read_text())["data"], pack
     assert figures["bytes"] < 90e6, f"the site grew to {figures['bytes'] / 1e6:.1f} MB"
+
+
+VIEWS_CODE = """
+from k8sjobs import VIEWS, Run, view_figure
+from k8sjobs.widgets.figure import LiveFigureWidget
+import json
+run = Run(%r, seed=3)
+drawn = []
+for view in VIEWS:
+    for cycle in (0, 1, len(run) // 2, len(run)):
+        fig = view_figure(view, run.trace, cycle)
+        widget = LiveFigureWidget(fig)
+        shown = [{k: v for k, v in t.items() if k != "uid"} for t in widget.to_plotly_json()["data"]]
+        assert shown == fig.to_plotly_json()["data"], view
+        json.loads(fig.to_json())
+    drawn.append(view)
+print(" ".join(drawn))
+"""
+
+
+def test_every_view_draws_in_the_site_kernel_with_the_slimmed_wheels(lab):
+    # the site's plotly lacks what only a desktop Python uses (tools/lite.py, LEFT_OUT): every view
+    # still draws, as a figure and as a dashboard's widget, at cycles with pods
+    # running, failed and done (a Job with failures, so the back-off views have something)
+    from k8sjobs import VIEWS
+    from tests.manifests import FAIL_ATTEMPTS, job_manifest
+
+    lab.open(site_path(START))
+    manifest = job_manifest("views", completions=4, parallelism=2, spec={"backoffLimit": 6},
+                            annotations={FAIL_ATTEMPTS: "1"})
+    assert lab.execute(VIEWS_CODE % manifest, timeout=300) == " ".join(VIEWS) + "\n"
+    # Tab completion works with the slimmed jedi
+    matches = lab.current.page.evaluate("""async () => {
+        const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        const reply = await k.requestComplete({code: "import json\\njson.dum", cursor_pos: 20});
+        return [reply.content.status, reply.content.matches];
+    }""")
+    assert matches[0] == "ok" and {"dump", "dumps"} <= {m.rsplit(".", 1)[-1] for m in matches[1]}, matches
 
 
 def test_the_start_page_runs_steps_and_answers_an_exercise(lab):

@@ -126,10 +126,13 @@ def test_every_timeline_bar_of_an_outcome_carries_that_outcomes_pattern():
 
 
 def _doc(fig) -> dict:
-    """The figure's JSON without trace uids and without cleared (null) properties, which plotly.js ignores."""
+    """The figure's JSON without trace uids, without cleared properties (null, or an emptied
+    compound: {} or []), which plotly.js ignores, and without the hidden traces a widget keeps
+    for a later step (viz.apply)."""
     d = json.loads(fig.to_json())
-    d["layout"] = {k: v for k, v in d["layout"].items() if v is not None}
-    d["data"] = [{k: v for k, v in tr.items() if v is not None and k != "uid"} for tr in d["data"]]
+    d["layout"] = {k: v for k, v in d["layout"].items() if v not in (None, {}, [])}
+    d["data"] = [{k: v for k, v in tr.items() if v not in (None, {}, []) and k != "uid"}
+                 for tr in d["data"] if not viz._apply.is_hidden(tr)]
     return d
 
 
@@ -169,6 +172,25 @@ def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it(
             viz.apply(fw, viz.figure("timeline", trace, k))
     assert [tr.uid for tr in fw.data] == uids, "the widget's traces were recreated"
     assert _doc(fw) == _doc(viz.figure("timeline", trace, len(trace.cycles)))
+    # Fewer traces of the same types: the widget keeps its traces (no removal, no addition: one
+    # restyle message), the ones not needed are emptied and hidden, and come back when needed.
+    trace = S.quota().trace
+    fw = go.FigureWidget(viz.figure("counts", trace, 1))
+    uids = [tr.uid for tr in fw.data]
+    sent = []
+    fw._send_deleteTraces_msg = lambda *a: sent.append("delete")
+    fw._send_addTraces_msg = lambda *a, **k: sent.append("add")
+    for k in (0, 1, 0, 1):
+        with fw.batch_update():
+            viz.apply(fw, viz.figure("counts", trace, k))
+        assert _doc(fw) == _doc(viz.figure("counts", trace, k))
+    assert len(viz.figure("counts", trace, 0).data) < len(uids) and not sent
+    assert [tr.uid for tr in fw.data] == uids
+    with fw.batch_update():
+        viz.apply(fw, viz.figure("counts", trace, 0))
+    hidden = fw.data[len(viz.figure("counts", trace, 0).data):]
+    assert hidden and all(tr.visible is False and tr.x is None and tr.name is None for tr in hidden)
+    assert viz._apply.shown(fw) == [tr.to_plotly_json() for tr in fw.data[:len(fw.data) - len(hidden)]]
     # From an empty "nothing yet" figure to a ladder of bars: the data are replaced, in the same widget.
     fw = go.FigureWidget(viz.figure("slow_start", S.quota().trace, 0))
     with fw.batch_update():

@@ -47,7 +47,9 @@ def walk(widget: W.Widget):
 
 
 def figure_json(fig) -> list[dict]:
-    return [{k: v for k, v in t.to_plotly_json().items() if k != "uid"} for t in fig.data]
+    """The traces a figure shows (a widget keeps hidden ones for later steps: viz.apply), without
+    emptied compound properties ({}: what a property the new figure does not set is cleared to)."""
+    return [{k: v for k, v in t.items() if k != "uid" and v != {}} for t in viz._apply.shown(fig)]
 
 
 # ---------------------------------------------------------------------------- controls
