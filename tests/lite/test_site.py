@@ -113,10 +113,11 @@ def shows_a_dashboard(lab, run) -> bool:
 
 
 def cycle_shown(text: str) -> tuple[int, int] | None:
-    """(cycle, cycles) from a status line in any language: "cycle 2 of 6 · t=...", "第 2 个周期（共 6 个） · t=..."."""
-    head = text.split("·")[0]
-    numbers = re.findall(r"\d+", head)
-    return (int(numbers[0]), int(numbers[1])) if "· t=" in text and len(numbers) >= 2 else None
+    """(cycle, cycles) from a status line in any language: "cycle 2 of 6 · t=...", "第 2 个周期（共 6 个） · t=...",
+    and a CronJob's "sync 2 of 65 · day 1 00:02 · ..." (its wall clock instead of t=)."""
+    parts = text.split("·")
+    numbers = re.findall(r"\d+", parts[0])
+    return (int(numbers[0]), int(numbers[1])) if len(parts) >= 3 and len(numbers) >= 2 else None
 
 
 _FIGURES_FIT = """(root) => Array.from(root.querySelectorAll('.js-plotly-plot')).every((gd) => {
@@ -136,7 +137,7 @@ def step_dashboard(lab, name: str, run) -> bool:
     explorer.wait_for(state="attached", timeout=60_000)  # the view renders after the kernel went idle
     explorer.scroll_into_view_if_needed()
     status = explorer.locator(".k8sjobs-status")
-    expect(status).to_have_text(re.compile(r"\d.*· t="), timeout=60_000)  # drawn once its view renders
+    expect(status).to_have_text(re.compile(r"\d.*·.*·"), timeout=60_000)  # drawn once its view renders
     text = status.text_content()
     shown = cycle_shown(text)
     assert shown, f"the status line reads {text!r}"
@@ -351,3 +352,40 @@ def test_a_changed_lesson_says_it_is_older_and_delete_brings_the_shipped_one_bac
     said = page.evaluate(_FIRST_CODE_CELL_RUN)
     assert "Your browser keeps" not in said, said
     assert_clean(lab, outside)
+
+
+LESSON16 = {lang: NOTEBOOKS / lang / "16-schedules-and-missed-runs.ipynb" for lang in ("en", "ru")}
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_lesson16s_cronjob_dashboard_catches_up_after_a_3_hour_stop_in_the_site(lab, language):
+    """Lesson 16 in the site, as tests/browser/test_lesson16_dashboard_in_browser.py runs it in JupyterLab: its
+    CronJob dashboard is stepped, jumped to the next schedule, its controllers stopped for 3 hours and jumped
+    again; the status line (in the lesson's language) and the Schedule view's title say what the same moves
+    say in the checkout's own Python."""
+    from test_dashboard import EXPLORER, expect_status
+    from test_lesson16_dashboard_in_browser import CLOCK, _expected
+
+    want = _expected(language)
+    run_lesson(lab, LESSON16[language], f"lesson16-{language}")
+    probe = lab.probe
+    dashboard = probe.page.locator(EXPLORER).first
+    dashboard.wait_for(state="attached", timeout=60_000)
+    dashboard.scroll_into_view_if_needed()
+    expect_status(probe, want["s0"], timeout=60)
+    probe.page.locator(f"{EXPLORER} .k8sjobs-step").first.click()
+    expect_status(probe, want["s1"], timeout=60)
+    jump = probe.page.locator(f"{EXPLORER} .k8sjobs-next-schedule").first
+    jump.click()
+    expect_status(probe, want["next"], timeout=60)
+    stop = probe.page.locator(f"{EXPLORER} .k8sjobs-stop-controllers").first
+    stop.scroll_into_view_if_needed()
+    stop.click()
+    probe.expect_text(f"{EXPLORER} .k8sjobs-notice", "stop_controllers(seconds=10800.0)", timeout=60)
+    jump.click()
+    expect_status(probe, want["after_stop"], timeout=90)
+    probe.expect_text(f"{EXPLORER} {CLOCK}", want["clock"])
+    title = f"{EXPLORER} .k8sjobs-view-{want['view']} .js-plotly-plot .gtitle"
+    assert probe.wait_until("([sel, t]) => { const e = document.querySelector(sel); return e && e.textContent === t; }",
+                            [title, want["title"]], timeout=60), probe.text(title)
+    probe.shot(f"lesson16-{language}-after-3h-stop", scroll_to=EXPLORER)
