@@ -110,7 +110,7 @@ class Informer:
         self._last_delivery = t
         batch = self._batch = [ev]
         self.scheduler.call_at(t, partial(self._deliver_batch, batch), priority=PRIORITY_INFORMER,
-                               label=f"informer:{self.kind}")
+                               label="informer:" + self.kind)
 
     def _deliver_batch(self, batch: list[WatchEvent]) -> None:
         if batch is self._batch:
