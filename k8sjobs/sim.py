@@ -294,8 +294,10 @@ class Worker:
         controller manager is down, when it is back."""
         if not self.scheduled:
             self.scheduled = True
-            self.heap.call_at(max(self.clock.now(), self.down.until), self._work, priority=self.priority,
-                              label=self.name)
+            t = self.clock.now()
+            if t < self.down.until:
+                t = self.down.until
+            self.heap.call_at(t, self._work, priority=self.priority, label=self.name)
 
     def _work(self) -> None:
         self.scheduled = False
