@@ -101,7 +101,9 @@ class Informer:
         if self.scheduler is None:
             self._deliver(ev)
             return
-        t = max(self.scheduler.now() + self.lag, self._last_delivery)
+        t = self.scheduler.now() + self.lag
+        if t < self._last_delivery:  # max(), without the call: this runs for every watch event
+            t = self._last_delivery
         self.pending += 1
         if t == self._last_delivery and self._batch is not None:
             # Same delivery time as the batch already scheduled: join it (one heap event, same order).
@@ -110,7 +112,7 @@ class Informer:
         self._last_delivery = t
         batch = self._batch = [ev]
         self.scheduler.call_at(t, partial(self._deliver_batch, batch), priority=PRIORITY_INFORMER,
-                               label=f"informer:{self.kind}")
+                               label="informer:" + self.kind)
 
     def _deliver_batch(self, batch: list[WatchEvent]) -> None:
         if batch is self._batch:

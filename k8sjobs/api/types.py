@@ -608,9 +608,10 @@ def evolve(obj: Any, **changes: Any) -> Any:
     of changed field names a small copier is generated once (see :func:`_make_evolver`).
     Unknown field names raise TypeError, as ``replace`` does.
     """
-    key = (type(obj), tuple(changes))
-    fn = _EVOLVERS.get(key)
-    if fn is None:
+    try:
+        fn = _EVOLVERS[type(obj), tuple(changes)]
+    except KeyError:
+        key = (type(obj), tuple(changes))
         fn = _EVOLVERS[key] = _make_evolver(*key)
     return fn(obj, changes)
 

@@ -2088,12 +2088,17 @@ def validate_job_status(job: Job, opts: JobStatusValidationOptions, path: str = 
     """validateJobStatus: counters, uncounted pods and the consistency rules the options turn on."""
     status, spec = job.status, job.spec
     errs: list[FieldError] = []
-    errs.extend(validate_nonnegative(status.active, f"{path}.active"))
-    errs.extend(validate_nonnegative(status.succeeded, f"{path}.succeeded"))
-    errs.extend(validate_nonnegative(status.failed, f"{path}.failed"))
-    if status.ready is not None:
+    # (validate_nonnegative is called only for a negative counter: it finds nothing in the others,
+    # and this runs at every status write.)
+    if status.active < 0:
+        errs.extend(validate_nonnegative(status.active, f"{path}.active"))
+    if status.succeeded < 0:
+        errs.extend(validate_nonnegative(status.succeeded, f"{path}.succeeded"))
+    if status.failed < 0:
+        errs.extend(validate_nonnegative(status.failed, f"{path}.failed"))
+    if status.ready is not None and status.ready < 0:
         errs.extend(validate_nonnegative(status.ready, f"{path}.ready"))
-    if status.terminating is not None:
+    if status.terminating is not None and status.terminating < 0:
         errs.extend(validate_nonnegative(status.terminating, f"{path}.terminating"))
     uncounted = status.uncounted_terminated_pods
     if uncounted is not None:

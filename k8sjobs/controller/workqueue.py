@@ -156,11 +156,12 @@ class RateLimitingQueue:
 
     def add_after(self, key: str, delay: float) -> None:
         """Queue ``key`` after ``delay`` seconds; a non-positive delay queues it now."""
-        self.log.append((self.clock.now(), "add_after", key, delay))
+        now = self.clock.now()
+        self.log.append((now, "add_after", key, delay))
         if delay <= 0:
             self._add(key)
             return
-        t = self.clock.now() + delay
+        t = now + delay
         if key in self.waiting and self.waiting[key] <= t:
             return
         self.waiting[key] = t
