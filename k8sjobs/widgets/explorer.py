@@ -431,7 +431,7 @@ class Explorer:
                     group(self.stretch_minutes, self.stretch_job_button)], layout=row),
         ], layout=W.Layout(grid_gap="6px", display="flex" if s.cronjob is not None else "none"))
         self.cronjob_faults.add_class("k8sjobs-cronjob-faults")
-        faults = W.VBox([self.fork_note, self.cronjob_faults, self.job_faults], layout=W.Layout(grid_gap="6px"))
+        faults = W.VBox([self.fork_note, self.job_faults, self.cronjob_faults], layout=W.Layout(grid_gap="6px"))
         faults.add_class("k8sjobs-faults")
 
         self.yaml = W.Textarea(value=s.manifest_text, description="", rows=18,

@@ -242,8 +242,10 @@ def test_dashboard_lab(lab, probe):
     for _ in range(3):
         probe.click_button("Step")
     expect_status(probe, S3)
-    probe.page.locator(f"{EXPLORER} .k8sjobs-faults select").first.select_option(index=1)
-    exit_code = probe.page.get_by_label("Exit code")
+    # the Job's faults (a CronJob's, hidden here, have a pod menu and an exit code of their own)
+    job_faults = probe.page.locator(f"{EXPLORER} .k8sjobs-job-faults")
+    job_faults.locator("select").first.select_option(index=1)
+    exit_code = job_faults.get_by_label("Exit code")
     exit_code.fill("42")
     exit_code.press("Enter")
     probe.click_button("Fail pod")

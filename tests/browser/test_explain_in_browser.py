@@ -78,7 +78,7 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
 
     # A fault at cycle 1 forks the run from the snapshot: the failed index 3 waits out its back-off.
     probe.page.get_by_role("tab", name="Faults and actions").click()
-    pod_menu = probe.page.locator(f"{EXPLORER} .k8sjobs-faults select").first
+    pod_menu = probe.page.locator(f"{EXPLORER} .k8sjobs-job-faults select").first
     pod_menu.select_option(label="shards-3-vvwvp · Running")
     probe.click_button("Fail pod")
     probe.expect_text(".k8sjobs-notice", re.compile(r"fail_pod\(name='shards-3-vvwvp', exit_code=\d+\) applied right "
