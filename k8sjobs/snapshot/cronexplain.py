@@ -26,6 +26,9 @@ from ..sim import Budget, SimConfig
 from ..trace.records import Cycle, Decision
 from ..trace.run import Run
 from . import notes as nt
+from ._text import names as _names
+from ._text import plain as _plain
+from ._text import seconds as _seconds
 from .errors import API, option
 from .notes import SnapshotNote
 
@@ -393,22 +396,6 @@ def _when(snap: CronJobSnapshot, t: float) -> str:
     head, frac = text[:-1].split(".", 1)
     frac = frac.rstrip("0")
     return f"{head}.{frac}Z" if frac else f"{head}Z"
-
-
-def _plain(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in fields.items() if k not in ("rule", "reason")}
-
-
-def _seconds(t: float) -> str:
-    text = f"{t:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
-
-
-def _names(names: list[str], limit: int = 10) -> str:
-    shown = join_list(names[:limit])
-    if len(names) > limit:
-        shown += " " + _("and {n} more").format(n=len(names) - limit)
-    return shown
 
 
 def _scheduled_text(d: Decision | None, snap: CronJobSnapshot) -> str | None:

@@ -30,6 +30,9 @@ from ..trace.recorder import Recorder
 from ..trace.records import Cycle, Decision
 from ..trace.run import Run
 from . import notes as nt
+from ._text import names as _names
+from ._text import plain as _plain
+from ._text import seconds as _seconds
 from .cronexplain import CronExplanation, explain_cronjob
 from .errors import API, option
 from .notes import SnapshotNote
@@ -373,22 +376,6 @@ class Explanation:
     def to_json_text(self) -> str:
         """:meth:`to_json` as indented JSON text."""
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False, default=str) + "\n"
-
-
-def _plain(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in fields.items() if k not in ("rule", "reason")}
-
-
-def _seconds(t: float) -> str:
-    text = f"{t:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
-
-
-def _names(names: list[str], limit: int = 10) -> str:
-    shown = join_list(names[:limit])
-    if len(names) > limit:
-        shown += " " + _("and {n} more").format(n=len(names) - limit)
-    return shown
 
 
 def _indexes(indexes: list[int]) -> str:

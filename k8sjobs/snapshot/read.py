@@ -180,26 +180,13 @@ def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | f
     decoded = tuple(_complete_pod(_decode(Pod, d, counter, _describe("Pod", d, w), source, delta), the_job)
                     for w, d in mine)
     if origin is None:
-        origin = min(_all_instants([the_job, *decoded]), default=None)
-        if origin is None:
-            origin = serialize.parse_time(now) if isinstance(now, str) and _is_time(now) else 0.0
+        origin = _first_instant([the_job, *decoded], now)
         decoded = tuple(_shift(p, -origin) for p in decoded)
     the_job = _shift(the_job, -origin)
     quota = _pod_quota(quotas, the_job, decoded)
     latest = _latest_instant([the_job, *decoded])
     now_given = now is not None
-    if now is None:
-        at = latest if latest is not None else 0.0
-    elif isinstance(now, str):
-        try:
-            at = serialize.parse_time(now) - origin
-        except ValueError as exc:
-            raise SnapshotError("now.invalid", value=now, detail=str(exc)) from None
-    else:
-        at = float(now) - origin
-    if at < 0:
-        raise SnapshotError("now.before_creation", now=serialize.format_time(at + origin),
-                            created=serialize.format_time(origin))
+    at = _now_at(now, origin, latest)
     unseen: tuple[str, ...] = ()
     # `kubectl get job NAME -o yaml` shows no pods; `kubectl get pods -l ...` that found none prints an empty List.
     pods_shown = bool(pods) or any(_empty_list(d) for d in documents)
@@ -260,9 +247,7 @@ def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[st
         mine.append(j)
     origin = cj.metadata.creation_timestamp
     if origin is None:
-        origin = min(_all_instants([cj, *mine]), default=None)
-        if origin is None:
-            origin = serialize.parse_time(now) if isinstance(now, str) and _is_time(now) else 0.0
+        origin = _first_instant([cj, *mine], now)
     cj = _shift(cj, -origin)
     mine = [_shift(j, -origin) for j in mine]
     jobs_shown = bool(jobs) or any(_empty_list(d) for d in documents)
@@ -273,18 +258,7 @@ def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[st
     all_jobs = [*mine, *unseen_jobs]
     latest = _latest_instant([cj, *all_jobs])
     now_given = now is not None
-    if now is None:
-        at = latest if latest is not None else 0.0
-    elif isinstance(now, str):
-        try:
-            at = serialize.parse_time(now) - origin
-        except ValueError as exc:
-            raise SnapshotError("now.invalid", value=now, detail=str(exc)) from None
-    else:
-        at = float(now) - origin
-    if at < 0:
-        raise SnapshotError("now.before_creation", now=serialize.format_time(at + origin),
-                            created=serialize.format_time(origin))
+    at = _now_at(now, origin, latest)
     stand_ins: list[Pod] = []
     for j in all_jobs:
         stand_ins.extend(unseen_pods(j, at))
@@ -770,6 +744,32 @@ def _instants(obj: Any, out: list[float]) -> None:
         else:
             for v in value:
                 _instants(v, out)
+
+
+def _first_instant(objects: list[Any], now: Any) -> float:
+    """Where a snapshot's simulated time 0 goes: its earliest instant, else a ``now`` given as a time, else 0."""
+    first = min(_all_instants(objects), default=None)
+    if first is not None:
+        return first
+    return serialize.parse_time(now) if isinstance(now, str) and _is_time(now) else 0.0
+
+
+def _now_at(now: Any, origin: float, latest: float | None) -> float:
+    """The instant of the next sync in simulated seconds: ``now`` (RFC 3339 or seconds since EPOCH) moved by
+    ``origin``, or the latest instant of the snapshot; a time before the first object is refused."""
+    if now is None:
+        at = latest if latest is not None else 0.0
+    elif isinstance(now, str):
+        try:
+            at = serialize.parse_time(now) - origin
+        except ValueError as exc:
+            raise SnapshotError("now.invalid", value=now, detail=str(exc)) from None
+    else:
+        at = float(now) - origin
+    if at < 0:
+        raise SnapshotError("now.before_creation", now=serialize.format_time(at + origin),
+                            created=serialize.format_time(origin))
+    return at
 
 
 def _all_instants(objects: list[Any]) -> list[float]:
