@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_cronjob_run import CRONJOB  # noqa: E402  (the every-minute CronJob of the week-long run)
 
 from k8sjobs import viz  # noqa: E402
 from k8sjobs.trace import Run  # noqa: E402
@@ -34,25 +37,6 @@ CACHE = ROOT / "artifacts" / "bench"
 GOAL_MS = 50.0
 STEPS = 15
 
-CRONJOB = """\
-apiVersion: batch/v1
-kind: CronJob
-metadata:
-  name: every-minute
-spec:
-  schedule: "* * * * *"
-  jobTemplate:
-    spec:
-      template:
-        metadata:
-          annotations:
-            sim.k8sjobs.io/duration: "10s"
-        spec:
-          restartPolicy: Never
-          containers:
-          - name: work
-            image: busybox
-"""
 
 
 def _source_hash() -> str:

@@ -26,27 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_cronjob_run import CRONJOB  # noqa: E402  (the every-minute CronJob of the week-long run)
 from bench_widgets import _Meter, install_serialising_comm  # noqa: E402
-
-CRONJOB = """\
-apiVersion: batch/v1
-kind: CronJob
-metadata:
-  name: every-minute
-spec:
-  schedule: "* * * * *"
-  jobTemplate:
-    spec:
-      template:
-        metadata:
-          annotations:
-            sim.k8sjobs.io/duration: "10s"
-        spec:
-          restartPolicy: Never
-          containers:
-          - name: work
-            image: busybox
-"""
 
 GOAL_MS = 200.0
 
