@@ -107,6 +107,13 @@ def run_header(trace: Trace) -> str:
                                                       names=shown, lag=lag)
 
 
+def _start_line(trace: Trace) -> str:
+    # TRANSLATORS: the second line of a trace with a CronJob: when t=0 is on the wall clock and the zone of
+    # kube-controller-manager (where a schedule without a time zone is evaluated); {zone} stays as it is.
+    return _("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
+        start=format_time(trace.origin), zone=trace.config.controller_zone)
+
+
 def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None) -> str:
     """The whole run of one object as text: header, one block per cycle (sync), then the describe summary.
 
@@ -117,9 +124,7 @@ def render_trace(trace: Trace, *, details: bool = True, limit: int | None = None
         lines = [_("k8sjobs run: cronjob.batch/{job}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s")
                  .format(job=trace.job_name, seed=trace.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node,
                          lag=f"{cfg.informer_lag:g}"),
-                 _("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
-                     start=format_time(trace.origin), zone=cfg.controller_zone),
-                 cycle_header()]
+                 _start_line(trace), cycle_header()]
     else:
         lines = [run_header(trace), cycle_header()]
     cycles = trace.cycles if limit is None else trace.cycles[:limit]
@@ -150,10 +155,7 @@ def render_run(cluster: ClusterTrace, *, details: bool = True, limit: int | None
     lines = [_("k8sjobs run: {names}  seed={seed}  nodes={nodes}x{pods_per_node}  informer-lag={lag}s").format(
         names=names, seed=first.seed, nodes=cfg.nodes, pods_per_node=cfg.pods_per_node, lag=f"{cfg.informer_lag:g}")]
     if crons:
-        # TRANSLATORS: the second line of a trace with a CronJob: when t=0 is on the wall clock and the zone of
-        # kube-controller-manager (where a schedule without a time zone is evaluated); {zone} stays as it is.
-        lines.append(_("t=0 s is {start}; kube-controller-manager's time zone: {zone}").format(
-            start=format_time(first.origin), zone=cfg.controller_zone))
+        lines.append(_start_line(first))
     objects = [f"{tr.kind.lower()}/{tr.job_name}" for tr in traces]
     width = max(display_width(o) for o in objects)
     # TRANSLATORS: a column title of the trace table of several Jobs: which object the sync served.
