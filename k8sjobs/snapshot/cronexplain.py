@@ -477,9 +477,14 @@ def _missed_texts(s: CronSync, snap: CronJobSnapshot, controller_zone: str = "UT
                          "it missed (with startingDeadlineSeconds, only if that time is recent enough), never the "
                          "others."))
         elif d.rule == "cronjob.skip.forbid":
-            # TRANSLATORS: Forbid and JobAlreadyActive stay English.
+            # A skipped time leaves lastScheduleTime as it was: the sync that the active Job's end wakes finds the
+            # time still without a Job and starts it, if no later schedule time came first (and, with
+            # startingDeadlineSeconds, if that deadline has not passed), as the upstream documentation says.
+            # TRANSLATORS: Forbid, JobAlreadyActive, lastScheduleTime and startingDeadlineSeconds stay English.
             out.append(_("The schedule time {scheduled} is skipped: concurrencyPolicy Forbid and {jobs} still active "
-                         "(JobAlreadyActive). It is not retried: the next chance is the next schedule time.").format(
+                         "(JobAlreadyActive). lastScheduleTime stays as it was: when that Job finishes, the sync its "
+                         "change wakes starts the skipped time late, unless the next schedule time came first (then "
+                         "only that one is started) or startingDeadlineSeconds has passed.").format(
                 scheduled=snap.real_time(f.get("scheduled")), jobs=_names(list(f.get("jobs") or []))))
     return out
 

@@ -274,9 +274,19 @@ def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[st
         unseen=tuple(p.metadata.name for p in stand_ins))
 
 
+OLD_JOB_NAME_SECONDS = 10**9
+"""A Job name's number from this value on is Unix seconds (the CronJob controller before Kubernetes 1.21), below
+it Unix minutes (1.21 on): 10**9 seconds is 2001-09-09, 10**9 minutes the year 3871."""
+
+
 def _stand_in_job(cj: CronJob, ref: Any, origin: float, source: str) -> Job:
     """A Job that the CronJob's ``status.active`` names and the snapshot does not hold: its template's Job,
-    created at the time its name says (``NAME-<Unix minutes>``), started then, its pods running."""
+    created at the time its name says, started then, its pods running.
+
+    The name's number is the schedule time: in Unix minutes from the controller of Kubernetes 1.21 on
+    (``getTimeHashInMinutes``), in Unix seconds from the one before (``getTimeHash``; a ``batch/v1beta1`` dump of
+    an older cluster names its Jobs so). Seconds since 2001 have ten digits, and minutes keep eight or nine
+    until the year 3871: a number of ten digits or more is read as seconds."""
     import datetime as _dt
 
     from ..api.types import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION, JobStatus, ObjectMeta, OwnerReference
@@ -287,7 +297,8 @@ def _stand_in_job(cj: CronJob, ref: Any, origin: float, source: str) -> Job:
     created = cj.status.last_schedule_time
     annotations = dict(cj.spec.job_template.metadata.annotations)
     if tail.isdigit():
-        instant = _dt.datetime.fromtimestamp(int(tail) * 60, _dt.UTC)
+        value = int(tail)
+        instant = _dt.datetime.fromtimestamp(value if value >= OLD_JOB_NAME_SECONDS else value * 60, _dt.UTC)
         created = serialize.parse_time(format_rfc3339(instant)) - origin
         annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] = format_rfc3339(instant)
     template = cj.spec.job_template
