@@ -208,3 +208,139 @@ def test_several_cronjobs_ask_for_one_by_name_on_each_surface() -> None:
         'choose one with job="NAME"'
     assert err.value.render("cli").endswith("choose one with --job NAME")
     assert explain(text, job="other").snapshot.cronjob.metadata.name == "other"
+
+
+# ---------------------------------------------------------------------------- dumps published verbatim
+#
+# Each file below is a CronJob as `kubectl get cronjob NAME -o yaml` (or `oc edit`) printed it on a real cluster,
+# stored as published (see its header). `--now` is the instant the publication shows it was printed at; the
+# expected values are worked out by hand from the schedule (the arithmetic is in the comments).
+
+VERBATIM = [
+    pytest.param(
+        # Weekly "39 19 * * THU"; printed right after the run of Thursday 2019-07-18T19:39:00Z started.
+        # Next: 7 days later, 2019-07-25T19:39:00Z = 1563478740 s + 604800 s = 1564083540 s = 26068059 min.
+        # Requeue: from 19:40:00 to 19:39:00 a week later plus 100 ms = 604800 - 60 + 0.1 s.
+        "weekly-active-openshift-v1beta1.yaml", "2019-07-18T19:40:00Z", "2019-07-25T19:39:00Z",
+        "crawler-ichkoche-26068059", 604740.1, ["crawler-ichkoche-1563478740"],
+        ["assume.cron_sync_time", "assume.cron_unseen_jobs", "assume.cron_controller_zone", "assume.cron_old_api"],
+        id="weekly-active-openshift"),
+    pytest.param(
+        # Every minute; printed between 08:14:00 and 08:15:00. Next: 08:15:00Z = 1578816000 s (08:00, the
+        # published hello-1578816000) + 900 s = 1578816900 s = 26313615 min. Requeue: 30 s to 08:15 + 0.1 s.
+        "every-minute-history-v1beta1.yaml", "2020-01-12T08:14:30Z", "2020-01-12T08:15:00Z", "hello-26313615",
+        30.1, [], ["assume.cron_sync_time", "assume.cron_no_jobs", "assume.cron_controller_zone",
+                   "assume.cron_old_api"],
+        id="every-minute-history"),
+    pytest.param(
+        # Every minute, Forbid; printed between 16:35:00 and 16:36:00. Next: 16:36:00Z = 1590942960 s
+        # = 26515716 min. Requeue: 30 s + 0.1 s.
+        "forbid-every-minute-v1beta1.yaml", "2020-05-31T16:35:30Z", "2020-05-31T16:36:00Z",
+        "time-teller-26515716", 30.1, [], ["assume.cron_sync_time", "assume.cron_no_jobs",
+                                           "assume.cron_controller_zone", "assume.cron_old_api"],
+        id="forbid-every-minute"),
+]
+
+
+@pytest.mark.parametrize(("name", "now", "next_schedule", "next_job", "requeue", "stand_ins", "notes"), VERBATIM)
+def test_a_published_dump_between_two_runs_is_synced_without_a_job_and_its_next_run_creates_one(
+        name, now, next_schedule, next_job, requeue, stand_ins, notes, capsys) -> None:
+    answer = cli_json(name, capsys, "--now", now)
+    assert answer["now"] == now and answer["apiVersion"] == "batch/v1beta1"
+    assert answer["nextSchedule"] == next_schedule and answer["nextScheduleLocal"] == next_schedule
+    assert answer["nextJob"] == next_job
+    assert int(next_job.rsplit("-", 1)[1]) == minutes(next_schedule.replace("Z", "+00:00"))
+    # Nothing is due at `now`: the last schedule time is already lastScheduleTime.
+    sync = answer["sync"]
+    assert sync["createdJobs"] == [] and sync["deletedJobs"] == [] and sync["events"] == []
+    assert [d["rule"] for d in sync["decisions"]] == ["cronjob.schedule.none_due", "cronjob.requeue"]
+    assert sync["requeueAfter"] == pytest.approx(requeue)
+    assert answer["missed"] == []
+    # The sync at the next schedule time (plus 100 ms) creates its Job, whatever the policy (none is running then).
+    nxt = answer["next"]
+    assert nxt["at"].startswith(next_schedule[:-1] + ".1")
+    assert nxt["createdJobs"] == [next_job] and nxt["deletedJobs"] == []
+    assert [e["reason"] for e in nxt["events"]] == ["SuccessfulCreate"]
+    # What it rests on: the Jobs not in the paste, the controller's zone, the v1beta1 dump read as 1.35's model.
+    assert ids(answer) == notes
+    assert answer["jobs"]["shown"] == [] and answer["jobs"]["standIns"] == stand_ins
+    old_api = next(n for n in answer["notes"] if n["id"] == "assume.cron_old_api")
+    assert "batch/v1beta1" in old_api["text"] and "Kubernetes 1.35" in old_api["text"]
+
+
+def test_a_stand_in_job_named_in_unix_seconds_by_an_older_controller_is_read_at_that_second(capsys) -> None:
+    # crawler-ichkoche-1563478740: the controller before Kubernetes 1.21 named Jobs NAME-<Unix seconds>;
+    # 1563478740 s is 2019-07-18T19:39:00Z, the lastScheduleTime. Read as minutes it would be the year 4942, and
+    # the sync would see some 150,000 missed times (TooManyMissedTimes) and start a Job for a Thursday of 4942.
+    answer = cli_json("weekly-active-openshift-v1beta1.yaml", capsys)
+    # No --now: the latest time recorded is the lastScheduleTime, the Job's start.
+    assert answer["now"] == "2019-07-18T19:39:00Z" and "assume.cron_latest_time" in ids(answer)
+    assert answer["sync"]["events"] == [] and answer["sync"]["createdJobs"] == []
+    assert answer["nextSchedule"] == "2019-07-25T19:39:00Z"
+    note = next(n for n in answer["notes"] if n["id"] == "assume.cron_unseen_jobs")
+    assert note["command"] == "kubectl get cronjob,jobs -n washeuteessen-test -o yaml"
+    assert "crawler-ichkoche-1563478740" in note["text"]
+    # The stand-in Job is created at the time its name says, in the simulation's frame of the snapshot.
+    ex = explain(PUBLISHED / "weekly-active-openshift-v1beta1.yaml")
+    job = next(j for j in ex.snapshot.jobs if j.metadata.name == "crawler-ichkoche-1563478740")
+    assert ex.snapshot.real_time(job.metadata.creation_timestamp) == "2019-07-18T19:39:00Z"
+    assert ex.snapshot.real_time(job.status.start_time) == "2019-07-18T19:39:00Z"
+
+
+def test_every_minute_the_forecast_keeps_three_completed_jobs_as_the_published_lists_show(capsys) -> None:
+    # The post's lists: each minute a Job whose pod ran 6 to 10 s; once the fourth Job (08:01) completed, the
+    # oldest (07:58) and its pod were gone (successfulJobsHistoryLimit 3). The same at 08:15 to 08:19 with
+    # pods of 6 s: the Job of 08:15 is deleted when the one of 08:18 completes, the one of 08:16 after 08:19's.
+    answer = cli_json("every-minute-history-v1beta1.yaml", capsys, "--now", "2020-01-12T08:14:30Z", "--forecast",
+                      "--runs", "5", "--assume-duration", "6")
+    runs = answer["forecast"]["runs"]
+    # 08:15 to 08:19 = 26313615 to 26313619 min (1578816900 s / 60 = 26313615, one more each minute).
+    assert [r["job"] for r in runs] == [f"hello-{26313615 + i}" for i in range(5)]
+    assert all(r["outcome"] == "cronjob.create" and r["createdJobs"] == [r["job"]] for r in runs)
+    assert [r["scheduled"] for r in runs] == [f"2020-01-12T08:1{5 + i}:00Z" for i in range(5)]
+    deletions = answer["forecast"]["deletions"]
+    assert [d["job"] for d in deletions] == ["hello-26313615", "hello-26313616"]
+    assert deletions[0]["at"].startswith("2020-01-12T08:18:") and deletions[1]["at"].startswith("2020-01-12T08:19:")
+    # The 6 s pods end before the next minute: every run finds no Job running.
+    assert answer["forecast"]["durationFrom"] == "given" and answer["forecast"]["assumedDuration"] == 6
+
+
+def test_forbid_starts_a_skipped_time_late_when_the_running_job_finishes(capsys) -> None:
+    # time-teller, Forbid, every minute. Jobs of 70 s: the one of 16:36 still runs at 16:37:00.1, so 16:37 is
+    # skipped (JobAlreadyActive) and lastScheduleTime stays 16:36; when that Job completes (16:36:00.1 + its
+    # pod's start + 70 s, before 16:38), its change wakes a sync that finds 16:37 without a Job and starts it.
+    answer = cli_json("forbid-every-minute-v1beta1.yaml", capsys, "--now", "2020-05-31T16:35:30Z", "--forecast",
+                      "--runs", "3", "--assume-duration", "70")
+    runs = answer["forecast"]["runs"]
+    assert [(r["scheduled"], r["outcome"]) for r in runs] == [
+        ("2020-05-31T16:36:00Z", "cronjob.create"), ("2020-05-31T16:37:00Z", "cronjob.skip.forbid"),
+        ("2020-05-31T16:37:00Z", "cronjob.create")]
+    assert [e["reason"] for e in runs[1]["events"]] == ["JobAlreadyActive"]
+    late = runs[2]
+    assert late["job"] == "time-teller-26515717" and "2020-05-31T16:37:10" <= late["at"] < "2020-05-31T16:38:00"
+    assert [e["reason"] for e in late["events"]] == ["SawCompletedJob", "SuccessfulCreate"]
+
+
+def test_forbid_says_a_skipped_time_is_started_when_the_active_job_finishes() -> None:
+    import yaml
+
+    doc = yaml.safe_load((PUBLISHED / "forbid-every-minute-v1beta1.yaml").read_text())
+    # The Job of 16:36 (26515716 min) still active at the sync of 16:37 (pasted without it: a stand-in runs).
+    doc["status"] = {"lastScheduleTime": "2020-05-31T16:36:00Z", "active": [
+        {"apiVersion": "batch/v1", "kind": "Job", "name": "time-teller-26515716", "namespace": "default",
+         "uid": "3c1f7d2e-0000-4000-8000-000000000001"}]}
+    answer = explain(doc, now="2020-05-31T16:37:00.1Z")
+    data = answer.to_json()
+    assert [e["reason"] for e in data["sync"]["events"]] == ["JobAlreadyActive"]
+    assert data["sync"]["createdJobs"] == []
+    text = next(m for m in data["missed"] if "concurrencyPolicy Forbid" in m)
+    assert "2020-05-31T16:37:00Z is skipped" in text and "time-teller-26515716" in text
+    assert "starts the skipped time late" in text and "not retried" not in text
+
+
+def test_a_dump_with_crlf_line_ends_reads_as_the_same_cronjob() -> None:
+    # The README the time-teller dump comes from has CRLF line ends.
+    text = (PUBLISHED / "forbid-every-minute-v1beta1.yaml").read_text()
+    lf = explain(text, now="2020-05-31T16:35:30Z").to_json()
+    crlf = explain(text.replace("\n", "\r\n"), now="2020-05-31T16:35:30Z").to_json()
+    assert crlf == lf and crlf["nextJob"] == "time-teller-26515716"

@@ -252,6 +252,9 @@ PUBLISHED_NOWS = {
     "forbid-stale-active.yaml": [None, "2022-02-09T11:00:00Z", "2022-02-08T20:00:05Z"],
     "daily-deadline-10s.yaml": [None, "2020-02-26T00:01:15Z", "2020-02-26T00:01:09Z"],
     "weekdays-deadline-v1beta1.yaml": [None, "2020-07-30T14:09:00Z", "2020-07-30T14:11:00Z"],
+    "weekly-active-openshift-v1beta1.yaml": [None, "2019-07-18T19:40:00Z", "2019-07-25T19:39:30Z"],
+    "every-minute-history-v1beta1.yaml": [None, "2020-01-12T08:14:30Z"],
+    "forbid-every-minute-v1beta1.yaml": [None, "2020-05-31T16:35:30Z"],
 }
 
 
