@@ -112,10 +112,27 @@ def load_snapshot(snapshot: Snapshot | CronJobSnapshot | str | bytes | dict | os
         with open(source, "rb") as f:
             snapshot = f.read()
     elif isinstance(snapshot, dict):
-        snapshot = json.dumps(snapshot)
+        snapshot = json.dumps(snapshot, default=_yaml_scalar_text)
     elif not isinstance(snapshot, (str, bytes)):
         raise SnapshotTypeError("type", type=type(snapshot).__name__)
     return read_snapshot(snapshot, source, job=job, now=now)
+
+
+def _yaml_scalar_text(value: Any) -> str:
+    """A value ``yaml.safe_load`` made of a plain scalar, written back as the text it came from.
+
+    PyYAML turns an unquoted timestamp (``creationTimestamp: 2019-07-11T19:38:21Z``, as ``oc`` and older
+    kubectl print them) into a datetime, which JSON cannot hold; the snapshot reads every time as RFC 3339 text.
+    A timestamp without a zone is UTC (YAML's timestamp type). Any other value becomes its text, and the field
+    that expected something else names itself when the snapshot is decoded.
+    """
+    import datetime as _dt
+
+    if isinstance(value, _dt.datetime):
+        return (value if value.tzinfo is not None else value.replace(tzinfo=_dt.UTC)).isoformat()
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return str(value)
 
 
 def read_snapshot(data: bytes | str, source: str = "<snapshot>", *, job: str | None = None,
@@ -255,6 +272,14 @@ def _read_cronjob_snapshot(cronjobs: list[tuple[str, dict]], jobs: list[tuple[st
     if not jobs_shown:
         have = {j.metadata.name for j in mine}
         unseen_jobs = [_stand_in_job(cj, ref, origin, source) for ref in cj.status.active if ref.name not in have]
+        # A trimmed paste may name an active Job without its uid: the reference gets its stand-in's uid, as the
+        # cluster's status had it (else the controller would see an unexpected Job beside a reference it cannot
+        # match by uid).
+        uids = {j.metadata.name: j.metadata.uid for j in unseen_jobs}
+        if any(not ref.uid and ref.name in uids for ref in cj.status.active):
+            active = tuple(replace(ref, uid=uids[ref.name]) if not ref.uid and ref.name in uids else ref
+                           for ref in cj.status.active)
+            cj = replace(cj, status=replace(cj.status, active=active))
     all_jobs = [*mine, *unseen_jobs]
     latest = _latest_instant([cj, *all_jobs])
     now_given = now is not None

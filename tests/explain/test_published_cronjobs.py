@@ -344,3 +344,29 @@ def test_a_dump_with_crlf_line_ends_reads_as_the_same_cronjob() -> None:
     lf = explain(text, now="2020-05-31T16:35:30Z").to_json()
     crlf = explain(text.replace("\n", "\r\n"), now="2020-05-31T16:35:30Z").to_json()
     assert crlf == lf and crlf["nextJob"] == "time-teller-26515716"
+
+
+def test_a_trimmed_paste_naming_an_active_job_without_its_uid_gets_no_unexpected_job_event() -> None:
+    import yaml
+
+    doc = yaml.safe_load((PUBLISHED / "weekly-active-openshift-v1beta1.yaml").read_text())
+    for ref in doc["status"]["active"]:
+        del ref["uid"]
+    answer = explain(doc, now="2019-07-18T19:40:00Z").to_json()
+    # The reference and its stand-in Job agree: the sync at now is the one of the full dump, no UnexpectedJob.
+    full = explain(PUBLISHED / "weekly-active-openshift-v1beta1.yaml", now="2019-07-18T19:40:00Z").to_json()
+    assert answer["sync"]["events"] == [] == full["sync"]["events"]
+    assert answer["sync"]["decisions"] == full["sync"]["decisions"]
+    assert answer["jobs"]["standIns"] == ["crawler-ichkoche-1563478740"]
+
+
+def test_a_dump_loaded_with_yaml_safe_load_keeps_its_unquoted_timestamps() -> None:
+    # `oc` printed creationTimestamp and lastScheduleTime unquoted: yaml.safe_load makes datetimes of them.
+    import yaml
+
+    doc = yaml.safe_load((PUBLISHED / "weekly-active-openshift-v1beta1.yaml").read_text())
+    assert isinstance(doc["status"]["lastScheduleTime"], dt.datetime)
+    from_dict = explain(doc, now="2019-07-18T19:40:00Z").to_json()
+    from_file = explain(PUBLISHED / "weekly-active-openshift-v1beta1.yaml", now="2019-07-18T19:40:00Z").to_json()
+    assert from_dict == from_file
+    assert from_dict["nextSchedule"] == "2019-07-25T19:39:00Z"
