@@ -287,6 +287,22 @@ def test_a_stand_in_job_named_in_unix_seconds_by_an_older_controller_is_read_at_
     assert ex.snapshot.real_time(job.status.start_time) == "2019-07-18T19:39:00Z"
 
 
+def test_the_weekly_forecast_deletes_the_older_controllers_job_first(capsys) -> None:
+    # successfulJobsHistoryLimit 3. The Job of 07-18 (its pods taken to run 60 s) and those of 07-25, 08-01 and
+    # 08-08 complete: when the fourth completes (08-08 19:39:00.1 + its pod's start + 60 s), the oldest by start
+    # time goes, the older controller's Job of 07-18 (read at 2019-07-18 from its seconds; read as minutes it
+    # would start in 4942 and be kept as the newest); a week later the 1.35 Job of 07-25 (26068059).
+    answer = cli_json("weekly-active-openshift-v1beta1.yaml", capsys, "--now", "2019-07-18T19:40:00Z", "--forecast",
+                      "--runs", "4")
+    runs = answer["forecast"]["runs"]
+    # 26068059 min + 7 days (10080 min) each: 26078139, 26088219, 26098299.
+    assert [r["job"] for r in runs] == ["crawler-ichkoche-26068059", "crawler-ichkoche-26078139",
+                                        "crawler-ichkoche-26088219", "crawler-ichkoche-26098299"]
+    deletions = answer["forecast"]["deletions"]
+    assert [d["job"] for d in deletions] == ["crawler-ichkoche-1563478740", "crawler-ichkoche-26068059"]
+    assert deletions[0]["at"].startswith("2019-08-08T19:40:") and deletions[1]["at"].startswith("2019-08-15T19:40:")
+
+
 def test_every_minute_the_forecast_keeps_three_completed_jobs_as_the_published_lists_show(capsys) -> None:
     # The post's lists: each minute a Job whose pod ran 6 to 10 s; once the fourth Job (08:01) completed, the
     # oldest (07:58) and its pod were gone (successfulJobsHistoryLimit 3). The same at 08:15 to 08:19 with
