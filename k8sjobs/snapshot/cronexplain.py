@@ -524,6 +524,15 @@ _NOTE_TEXTS: dict[str, Any] = {
         "The CronJob was printed as {version} (Kubernetes before 1.25): it is read as batch/v1, and the answer "
         "is what the Kubernetes 1.35 controller does with it; the cluster that printed it ran an older "
         "controller, which may have behaved otherwise.").format(version=version),
+    # TRANSLATORS: {names} are Job names; NAME-<Unix minutes> is a pattern of names: keep it as is.
+    "assume.cron_old_job_names": lambda surface, names, seconds, time: ngettext(
+        "{names} carries the schedule time in Unix seconds ({seconds} s is {time}), as the CronJob controller before "
+        "Kubernetes 1.21 named its Jobs: it is read at that second. The Kubernetes 1.35 controller names the Jobs "
+        "it creates NAME-<Unix minutes>.",
+        "{names} carry the schedule time in Unix seconds ({seconds} s is {time}), as the CronJob controller before "
+        "Kubernetes 1.21 named its Jobs: they are read at those seconds. The Kubernetes 1.35 controller names the "
+        "Jobs it creates NAME-<Unix minutes>.", len(names)).format(
+        names=_names(list(names)), seconds=seconds, time=time),
     "assume.cron_job_duration": lambda surface, duration, source, jobs: (
         _("Every Job's pods run {d} s and succeed: the median time the {n} completed Jobs in the snapshot took.")
         if source == "finished-jobs" else

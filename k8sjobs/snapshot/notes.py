@@ -20,6 +20,7 @@ from ..api.snapshot import Snapshot
 from ..api.types import JOB_TRACKING_FINALIZER, Phase
 from ..controller.job.job_controller import find_condition_by_type, job_suspended
 from ..controller.job.util.utils import is_job_finished
+from .read import job_name_seconds
 
 ASSUMPTION, WARNING, STATE = "assumption", "warning", "state"
 
@@ -99,6 +100,14 @@ def cronjob_assumptions(snapshot: Any, zone: str, controller_zone: str) -> list[
         out.append(SnapshotNote("assume.cron_controller_zone", ASSUMPTION, {"zone": controller_zone}))
     if snap.api_version != "batch/v1":
         out.append(SnapshotNote("assume.cron_old_api", ASSUMPTION, {"version": snap.api_version}))
+    old_names = [(j.metadata.name, t) for j in snap.jobs
+                 if (t := job_name_seconds(cj.metadata.name, j.metadata.name)) is not None]
+    if old_names:
+        import datetime as _dt
+
+        first = _dt.datetime.fromtimestamp(old_names[0][1], _dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        out.append(SnapshotNote("assume.cron_old_job_names", ASSUMPTION, {
+            "names": [n for n, _t in old_names], "seconds": old_names[0][1], "time": first}))
     return out
 
 

@@ -304,6 +304,15 @@ OLD_JOB_NAME_SECONDS = 10**9
 it Unix minutes (1.21 on): 10**9 seconds is 2001-09-09, 10**9 minutes the year 3871."""
 
 
+def job_name_seconds(cronjob: str, job: str) -> int | None:
+    """The Unix seconds in the name ``CRONJOB-<Unix seconds>`` that the CronJob controller before Kubernetes 1.21
+    gave a run's Job, or None (a name of 1.21 on, in minutes, or not a run's name)."""
+    head, _sep, tail = job.rpartition("-")
+    if head != cronjob or not tail.isdigit() or int(tail) < OLD_JOB_NAME_SECONDS:
+        return None
+    return int(tail)
+
+
 def _stand_in_job(cj: CronJob, ref: Any, origin: float, source: str) -> Job:
     """A Job that the CronJob's ``status.active`` names and the snapshot does not hold: its template's Job,
     created at the time its name says, started then, its pods running.

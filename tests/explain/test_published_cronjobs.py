@@ -223,7 +223,8 @@ VERBATIM = [
         # Requeue: from 19:40:00 to 19:39:00 a week later plus 100 ms = 604800 - 60 + 0.1 s.
         "weekly-active-openshift-v1beta1.yaml", "2019-07-18T19:40:00Z", "2019-07-25T19:39:00Z",
         "crawler-ichkoche-26068059", 604740.1, ["crawler-ichkoche-1563478740"],
-        ["assume.cron_sync_time", "assume.cron_unseen_jobs", "assume.cron_controller_zone", "assume.cron_old_api"],
+        ["assume.cron_sync_time", "assume.cron_unseen_jobs", "assume.cron_controller_zone", "assume.cron_old_api",
+         "assume.cron_old_job_names"],
         id="weekly-active-openshift"),
     pytest.param(
         # Every minute; printed between 08:14:00 and 08:15:00. Next: 08:15:00Z = 1578816000 s (08:00, the
@@ -280,6 +281,10 @@ def test_a_stand_in_job_named_in_unix_seconds_by_an_older_controller_is_read_at_
     note = next(n for n in answer["notes"] if n["id"] == "assume.cron_unseen_jobs")
     assert note["command"] == "kubectl get cronjob,jobs -n washeuteessen-test -o yaml"
     assert "crawler-ichkoche-1563478740" in note["text"]
+    # And the reading of its name is said: seconds, the older controller's names; 1.35 names in minutes.
+    old = next(n for n in answer["notes"] if n["id"] == "assume.cron_old_job_names")
+    assert old["names"] == ["crawler-ichkoche-1563478740"] and old["seconds"] == 1563478740
+    assert old["time"] == "2019-07-18T19:39:00Z" and "NAME-<Unix minutes>" in old["text"]
     # The stand-in Job is created at the time its name says, in the simulation's frame of the snapshot.
     ex = explain(PUBLISHED / "weekly-active-openshift-v1beta1.yaml")
     job = next(j for j in ex.snapshot.jobs if j.metadata.name == "crawler-ichkoche-1563478740")
