@@ -191,7 +191,31 @@ def test_the_lite_stage_builds_the_site_and_runs_its_browser_tests():
     script = (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
     assert "stage lite stage_lite" in script
     body = script[script.index("stage_lite() {"):]
-    assert "sh tools/lite.sh" in body and "-m pytest tests/lite" in body
+    assert "-m pytest tests/lite" in body
+    # the site is built by tools/lite.sh: in the lite stage, or in the background from right after
+    # the chromium stage (the stages that follow run meanwhile; the lite stage waits for it)
+    assert "lite_build || return" in body and "wait \"$LITE_PID\"" in body
+    assert "PIP_CACHE_DIR=$PIP_CACHE sh tools/lite.sh" in script  # in the lite stage
+    assert "setsid sh -c 'PIP_CACHE_DIR=$1 sh tools/lite.sh" in script  # in the background
+    main = script[script.index("stage setup stage_setup"):]
+    assert main.index("stage chromium") < main.index("lite_build_early") < main.index("stage pytest")
+
+
+def test_the_background_site_build_reports_its_log_and_exit_code_to_the_lite_stage(tmp_path):
+    # tools/test.sh's own functions, with tools/lite.sh standing in as a script that fails
+    import subprocess
+
+    script = (ROOT / "tools" / "test.sh").read_text(encoding="utf-8")
+    functions = script[script.index('LITE_PID=""'):script.index("stage_browser() {")]
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "lite.sh").write_text('echo "building with cache $PIP_CACHE_DIR"; exit 3\n')
+    driver = (f'ROOT={tmp_path}; FAILED=""; PIP_CACHE=/pip-cache; VPY=false; RESULTS={tmp_path}\n'
+              f'cd {tmp_path}\nmkdir -p artifacts\n{functions}\n'
+              'lite_build_early\nstage_lite; echo "lite stage: $?"\n')
+    out = subprocess.run(["sh", "-c", driver], capture_output=True, text=True, timeout=60).stdout
+    assert "building with cache /pip-cache" in out
+    assert "lite stage: 3" in out
+    assert (tmp_path / "artifacts" / "lite-build.log").read_text() == "building with cache /pip-cache\n"
 
 
 def test_every_data_file_of_the_package_is_named_by_the_package_data_globs():

@@ -8,7 +8,8 @@
 #   chromium  Debian's chromium (+ a CJK font for screenshots) via apt-get if missing; never
 #             `playwright install`. K8SJOBS_CHROMIUM=/path skips this stage.
 #   ruff      ruff check .
-#   pytest    python -m pytest (tests/, without tests/browser): unit + conformance
+#   pytest    python -m pytest (tests/, without tests/browser): unit + conformance, one pytest-xdist
+#             worker per CPU (K8SJOBS_PYTEST_WORKERS overrides; 1: no xdist)
 #   nbval     every notebook under notebooks/ (every language) with pytest --nbval-lax
 #             --nbval-current-env and tests/nbval-sanitize.cfg, two workers per CPU (pytest-xdist,
 #             --dist loadfile: a notebook's cells stay together, in order, in one kernel; a worker
@@ -17,7 +18,11 @@
 #   browser   python -m pytest tests/browser (JupyterLab, Notebook 7, Voila in headless Chromium)
 #   lite      sh tools/lite.sh: the JupyterLite site _site/ from clean (its own build venv .venv-lite,
 #             Pyodide from npm), then python -m pytest tests/lite: the start page and every lesson
-#             run in the site in Chromium, outputs as stored, no request leaving 127.0.0.1
+#             run in the site in Chromium, outputs as stored, no request leaving 127.0.0.1. The build
+#             (downloads, unpacking, 4 minutes on a fresh machine) starts in the background once
+#             setup and chromium are done, while the pytest, nbval and browser stages run; the lite
+#             stage waits for it and prints its log (also artifacts/lite-build.log).
+#             K8SJOBS_LITE_EARLY=0 builds it in the lite stage instead.
 #   binder    python -m pytest tests/binder (a fresh venv from binder/requirements.txt, as repo2docker
 #             builds it; the lessons executed in it; pins vs CI; peak memory vs Binder's 2 GB)
 # A skipped test fails its stage (a skipped check is a defect). Jupyter, IPython and XDG dirs and
@@ -43,6 +48,8 @@ ms() { date +%s%3N; }
 
 finish() {
     trap - EXIT INT TERM
+    # a site build still running in the background (an earlier stage failed): stop it
+    if [ -n "${LITE_PID:-}" ]; then kill -- "-$LITE_PID" 2>/dev/null; fi
     printf '\n==== tools/test.sh summary ====\n'
     printf '%-9s %-10s %8s  %s\n' stage result seconds notes
     cat "$SUMMARY"
@@ -129,6 +136,9 @@ stage_ruff() {
 }
 
 stage_pytest() {
+    workers=${K8SJOBS_PYTEST_WORKERS:-$(nproc)}
+    if [ "$workers" -gt 1 ]; then set -- -n "$workers" "$@"; fi
+    echo "$workers worker(s)"
     "$VPY" -m pytest --ignore=tests/browser --ignore=tests/binder --junitxml="$RESULTS/pytest.xml" "$@" || return $?
     junit_note "$RESULTS/pytest.xml"
 }
@@ -154,9 +164,36 @@ stage_binder() {
     NOTE="$NOTE; figures in artifacts/binder/report.json"
 }
 
-stage_lite() {
+LITE_PID=""
+LITE_LOG="$ROOT/artifacts/lite-build.log"
+
+lite_build() {
     # the build venv and the wheels come through pip's own cache, not the isolated one
-    PIP_CACHE_DIR=$PIP_CACHE sh tools/lite.sh || return $?
+    PIP_CACHE_DIR=$PIP_CACHE sh tools/lite.sh
+}
+
+# start the site's build now, in the background, unless an earlier stage failed
+lite_build_early() {
+    [ "${K8SJOBS_LITE_EARLY:-1}" = 1 ] || return 0
+    [ -z "$FAILED" ] || return 0
+    echo "lite: building the JupyterLite site in the background (log: artifacts/lite-build.log)"
+    rm -f "$LITE_LOG.rc"
+    # its own session, so finish() can stop the whole build (pip, node) if it is still running
+    setsid sh -c 'PIP_CACHE_DIR=$1 sh tools/lite.sh >"$2" 2>&1; echo $? >"$2.rc"' lite-build "$PIP_CACHE" "$LITE_LOG" &
+    LITE_PID=$!
+}
+
+stage_lite() {
+    if [ -n "$LITE_PID" ]; then
+        echo "lite: waiting for the site's build started after setup"
+        wait "$LITE_PID"
+        LITE_PID=""
+        cat "$LITE_LOG"
+        rc=$(cat "$LITE_LOG.rc" 2>/dev/null || echo 1)
+        [ "$rc" -eq 0 ] || return "$rc"
+    else
+        lite_build || return $?
+    fi
     K8SJOBS_CHROMIUM=$CHROMIUM "$VPY" -m pytest tests/lite -v --durations=0 \
         --junitxml="$RESULTS/lite.xml" "$@" || return $?
     junit_note "$RESULTS/lite.xml"
@@ -185,6 +222,8 @@ rm -f "$RESULTS"/*.xml
 stage setup stage_setup
 stage chromium stage_chromium
 isolate
+mkdir -p "$ROOT/artifacts"
+lite_build_early
 stage ruff stage_ruff
 stage pytest stage_pytest "$@"
 stage nbval stage_nbval "$@"
