@@ -31,11 +31,25 @@ def zone_of(name: str | None) -> _dt.tzinfo:
         return _dt.UTC
 
 
+def repeated_hour_offset(local: _dt.datetime) -> str:
+    """`` +02:00``, the UTC offset, when the wall-clock time ``local`` happens twice in its zone (the
+    hour the clocks go back: 02:30 on 25 October 2026 in Berlin is +02:00, then +01:00), else ``""``:
+    two instants that read the same on the wall clock are told apart by it."""
+    offset = local.utcoffset()
+    if offset is None or local.replace(fold=1 - local.fold).utcoffset() == offset:
+        return ""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return f" {sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
 def clock_time(t: float, zone: str | None, origin: float = 0.0) -> str:
     """``09:05`` (or ``09:05:07`` when the seconds are not 0): simulated seconds ``t`` in ``zone`` (the
-    run's time 0 is ``origin`` seconds after the model's epoch)."""
+    run's time 0 is ``origin`` seconds after the model's epoch); in the hour the clocks go back, with
+    the UTC offset (``02:30 +01:00``)."""
     local = to_time(t, zone_of(zone), origin)
-    return f"{local.hour:02d}:{local.minute:02d}" + (f":{local.second:02d}" if local.second else "")
+    return (f"{local.hour:02d}:{local.minute:02d}" + (f":{local.second:02d}" if local.second else "")
+            + repeated_hour_offset(local))
 
 
 def wall_clock(t: float, zone: str | None, start: float = 0.0, origin: float = 0.0) -> str:

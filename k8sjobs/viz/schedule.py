@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from k8sjobs.i18n import N_, Nn_, _, join_clauses, join_list, ngettext, pgettext
+from k8sjobs.trace.cron_status import repeated_hour_offset
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.schedule_words import say_schedule
 
@@ -95,13 +96,14 @@ def _count(what: str, n: int) -> str:
 
 
 def clock(t: float, zone: str, *, seconds: bool = False) -> str:
-    """``02:30`` (or ``02:30:00.1`` with ``seconds``) in ``zone``."""
+    """``02:30`` (or ``02:30:00.1`` with ``seconds``) in ``zone``; in the hour the clocks go back, with
+    the UTC offset (``02:30 +01:00``), since that wall-clock time names two instants."""
     d = _cron.to_local(t, zone)
     if not seconds:
-        return f"{d.hour:02d}:{d.minute:02d}"
+        return f"{d.hour:02d}:{d.minute:02d}" + repeated_hour_offset(d)
     frac = round(t - int(t), 3) if t >= 0 else 0
     text = f"{d.hour:02d}:{d.minute:02d}:{d.second:02d}"
-    return text + (f"{frac:.3f}".rstrip("0")[1:] if frac else "")
+    return text + (f"{frac:.3f}".rstrip("0")[1:] if frac else "") + repeated_hour_offset(d)
 
 
 def date_time(t: float, zone: str, *, seconds: bool = False) -> str:
