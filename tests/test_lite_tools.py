@@ -162,6 +162,25 @@ def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
     assert record.startswith("alpha/__pycache__/__init__.cpython-314.pyc,sha256=")
 
 
+def test_a_slimmed_wheel_leaves_out_its_test_folders_at_any_depth_and_its_record_follows(tmp_path):
+    files = ["networkx/__init__.py", "networkx/tests/test_all.py", "networkx/algorithms/tests/test_a.py",
+             "networkx/algorithms/flow/tests/test_f.py", "networkx/algorithms/flow/maxflow.py",
+             "networkx/contests.py", "networkx-3.6.1.dist-info/METADATA"]
+    wheel = tmp_path / "networkx-3.6.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        for name in files:
+            z.writestr(name, "")
+        z.writestr("networkx-3.6.1.dist-info/RECORD", "".join(f"{n},sha256=x,0\n" for n in files))
+    prefixes = lite.LEFT_OUT["networkx"]
+    assert lite.slim_wheels({"networkx": wheel}) and prefixes == ("networkx/tests/", "networkx/*/tests/")
+    with zipfile.ZipFile(wheel) as z:
+        names = sorted(n for n in z.namelist() if not n.endswith("RECORD"))
+        record = [line.split(",")[0] for line in z.read("networkx-3.6.1.dist-info/RECORD").decode().splitlines()]
+    assert names == ["networkx-3.6.1.dist-info/METADATA", "networkx/__init__.py",
+                     "networkx/algorithms/flow/maxflow.py", "networkx/contests.py"]
+    assert sorted(record) == names
+
+
 def test_the_readme_points_at_the_published_site_under_the_two_commands():
     links = binder_links
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -29,7 +29,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   ``from k8sjobs import ...``, loads k8sjobs and its dependencies from the lock). The notebook's
   kernel is idle sooner: the learner reads the first cells meanwhile;
 * less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
-  what only a desktop Python uses, jedi without the type stubs of packages the site does not have;
+  what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
+  networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8);
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
   notebooks and the files they read; not the Markdown sources of the notebooks).
 
@@ -42,6 +43,7 @@ files from ``requirements/lite-*.in`` with the rest of the lock.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import functools
 import hashlib
 import http.server
@@ -91,8 +93,13 @@ LEFT_OUT = {
     # jedi (Tab completion; the Pyodide kernel installs it whatever the site says): the type
     # stubs of third-party packages none of which is in the site; the standard library's stay
     "jedi": ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/"),
+    # networkx and ipywidgets: their own test suites (a quarter of networkx's wheel); no module
+    # of theirs imports them, the site runs the lessons, not their tests
+    "networkx": ("networkx/tests/", "networkx/*/tests/"),
+    "ipywidgets": ("ipywidgets/tests/", "ipywidgets/*/tests/"),
 }
-"""What the site's wheels leave out: {package: prefixes of paths in its wheel}."""
+"""What the site's wheels leave out: {package: prefixes of paths in its wheel}; a ``*`` in a
+prefix matches any part of a path, ``/`` included (``networkx/*/tests/``: every tests folder)."""
 
 SETTINGS_OVERRIDES = {
     # no "news from Jupyter?" question over the first lesson, and nothing to check online
@@ -299,11 +306,16 @@ def slim_wheels(wheels: dict[str, Path]) -> list[str]:
         prefixes = tuple(p.format(version=version) for p in prefixes)
         with zipfile.ZipFile(wheel) as z:
             for p in prefixes:
-                if not any(n.startswith(p) for n in z.namelist()):
+                if not any(left_out(n, (p,)) for n in z.namelist()):
                     raise SystemExit(f"lite: {wheel.name} has no {p}: see LEFT_OUT in tools/lite.py")
-        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes: name.startswith(prefixes))
+        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes: left_out(name, prefixes))
         done.append(f"{', '.join(prefixes)} of {wheel.name} ({saved / 1e6:.1f} MB)")
     return done
+
+
+def left_out(name: str, prefixes: tuple[str, ...]) -> bool:
+    """True if the path ``name`` of a wheel starts with one of ``prefixes`` (:data:`LEFT_OUT`)."""
+    return any(fnmatch.fnmatchcase(name, p + "*") if "*" in p else name.startswith(p) for p in prefixes)
 
 
 def rewrite_wheel(wheel: Path, drop) -> int:

@@ -177,6 +177,9 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     assert not [n for n in plotly if n.startswith("plotly/labextension/") or ".data/" in n], "plotly's extension copies"
     jedi = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["jedi"]["file_name"]).namelist()
     assert not [n for n in jedi if "/typeshed/stubs/" in n] and [n for n in jedi if "/typeshed/stdlib/" in n]
+    # networkx without its test suites (the ownership view imports it and draws: test below)
+    networkx = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["networkx"]["file_name"]).namelist()
+    assert "networkx/classes/digraph.py" in networkx and not [n for n in networkx if "/tests/" in n]
     assert "numpy" not in lock["packages"], "numpy cannot be had offline in the browser"
     # the project's wheel carries its data: API schemas and every compiled catalog of the checkout
     wheel = site / "static/pyodide" / lock["packages"]["k8sjobs"]["file_name"]
