@@ -31,6 +31,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
 * less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
   what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
   networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8);
+* less to store (:func:`slim_app`, :data:`APP_LEFT_OUT`): JupyterLab's icon font only as woff2
+  (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB);
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
   notebooks and the files they read; not the Markdown sources of the notebooks).
 
@@ -100,6 +102,12 @@ LEFT_OUT = {
 }
 """What the site's wheels leave out: {package: prefixes of paths in its wheel}; a ``*`` in a
 prefix matches any part of a path, ``/`` included (``networkx/*/tests/``: every tests folder)."""
+
+APP_LEFT_OUT = ("build/fa-*.eot", "build/fa-*.svg", "build/fa-*.ttf", "build/fa-*.woff")
+"""What the site's JupyterLab leaves out (globs under the site): Font Awesome's fonts in the
+formats of old browsers (Internet Explorer's eot, old Safari's svg, ttf, woff). Its CSS lists
+woff2 before them, and every browser JupyterLab 4 runs in reads woff2 (the start page's network
+log in Chromium: only ``fa-solid-900.woff2`` is fetched)."""
 
 SETTINGS_OVERRIDES = {
     # no "news from Jupyter?" question over the first lesson, and nothing to check online
@@ -464,6 +472,7 @@ def build(out: Path = SITE) -> dict:
     if done.returncode:
         print(done.stdout[-4000:], done.stderr[-4000:])
         raise SystemExit(f"lite: jupyter lite build failed ({done.returncode})")
+    say(f"left out of the app: {', '.join(slim_app(out))}")
     # the browser asks every page's origin for /favicon.ico (the app's is under lab/)
     shutil.copy2(out / "lab" / "favicon.ico", out / "favicon.ico")
     figures = check_site(out)
@@ -472,6 +481,21 @@ def build(out: Path = SITE) -> dict:
         f"{figures['bytes'] / 1e6:.1f} MB in {figures['files']} files, {figures['wheels']} wheels preloaded, "
         f"lessons: {', '.join(figures['languages'])}")
     return figures
+
+
+def slim_app(out: Path) -> list[str]:
+    """Remove :data:`APP_LEFT_OUT` from the built site; returns what was left out, with the
+    megabytes saved."""
+    done = []
+    for pattern in APP_LEFT_OUT:
+        files = sorted(out.glob(pattern))
+        if not files:
+            raise SystemExit(f"lite: the built site has no {pattern}: see APP_LEFT_OUT in tools/lite.py")
+        saved = sum(f.stat().st_size for f in files)
+        for f in files:
+            f.unlink()
+        done.append(f"{pattern} ({len(files)} files, {saved / 1e6:.2f} MB)")
+    return done
 
 
 def check_site(out: Path) -> dict:
@@ -507,6 +531,9 @@ def check_site(out: Path) -> dict:
         if listed != shipped:
             problems.append(f"k8sjobs/{SITE_LESSONS} of the project's wheel does not list the build ids of the "
                             "site's lessons")
+    old_fonts = [p for pattern in APP_LEFT_OUT for p in out.glob(pattern)]
+    if old_fonts:
+        problems.append(f"{len(old_fonts)} files of APP_LEFT_OUT (e.g. {old_fonts[0].relative_to(out)})")
     maps = [p for p in out.rglob("*.map")]
     if maps:
         problems.append(f"{len(maps)} source maps (e.g. {maps[0].relative_to(out)})")
