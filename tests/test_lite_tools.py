@@ -181,6 +181,27 @@ def test_a_slimmed_wheel_leaves_out_its_test_folders_at_any_depth_and_its_record
     assert sorted(record) == names
 
 
+def test_the_favicon_keeps_its_small_bitmaps_and_its_png():
+    import struct
+
+    def entry(px: int, image: bytes) -> tuple[int, bytes]:
+        return px, image
+
+    images = [entry(0, b"\x89PNG\r\n\x1a\n" + b"p" * 10), entry(192, b"B" * 300), entry(64, b"m" * 40),
+              entry(16, b"s" * 20)]
+    head, body, offset = struct.pack("<HHH", 0, 1, len(images)), b"", 6 + 16 * len(images)
+    for px, image in images:
+        head += struct.pack("<BBBBHHII", px, px, 0, 0, 1, 32, len(image), offset + len(body))
+        body += image
+    small = lite.small_icon(head + body, largest=64)
+    assert struct.unpack_from("<HHH", small) == (0, 1, 3)
+    kept = [struct.unpack_from("<BBBBHHII", small, 6 + 16 * i) for i in range(3)]
+    assert [(e[0], small[e[7]:e[7] + e[6]]) for e in kept] == [images[0], images[2], images[3]]
+    assert len(small) == 6 + 16 * 3 + 18 + 40 + 20
+    with pytest.raises(SystemExit, match="not an icon"):
+        lite.small_icon(b"GIF89a" + b"\x00" * 20)
+
+
 def test_the_readme_points_at_the_published_site_under_the_two_commands():
     links = binder_links
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -32,7 +32,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
   networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8);
 * less to store (:func:`slim_app`, :data:`APP_LEFT_OUT`): JupyterLab's icon font only as woff2
-  (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB);
+  (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB), and
+  a favicon without its bitmaps larger than 64 px (0.26 MB, twice: ``lab/`` and the site's root);
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
   notebooks and the files they read; not the Markdown sources of the notebooks).
 
@@ -53,6 +54,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -108,6 +110,10 @@ APP_LEFT_OUT = ("build/fa-*.eot", "build/fa-*.svg", "build/fa-*.ttf", "build/fa-
 formats of old browsers (Internet Explorer's eot, old Safari's svg, ttf, woff). Its CSS lists
 woff2 before them, and every browser JupyterLab 4 runs in reads woff2 (the start page's network
 log in Chromium: only ``fa-solid-900.woff2`` is fetched)."""
+
+FAVICON_PX = 64
+"""The largest bitmap kept in the site's ``favicon.ico`` (JupyterLite's has ten, three of them
+larger, 260 kB uncompressed; browsers draw a tab's icon at 16-32 px, and its 256 px PNG stays)."""
 
 SETTINGS_OVERRIDES = {
     # no "news from Jupyter?" question over the first lesson, and nothing to check online
@@ -484,8 +490,8 @@ def build(out: Path = SITE) -> dict:
 
 
 def slim_app(out: Path) -> list[str]:
-    """Remove :data:`APP_LEFT_OUT` from the built site; returns what was left out, with the
-    megabytes saved."""
+    """Remove :data:`APP_LEFT_OUT` from the built site and the large bitmaps of its favicon
+    (:func:`small_icon`); returns what was left out, with the megabytes saved."""
     done = []
     for pattern in APP_LEFT_OUT:
         files = sorted(out.glob(pattern))
@@ -495,7 +501,27 @@ def slim_app(out: Path) -> list[str]:
         for f in files:
             f.unlink()
         done.append(f"{pattern} ({len(files)} files, {saved / 1e6:.2f} MB)")
+    icon = out / "lab" / "favicon.ico"
+    before = icon.stat().st_size
+    icon.write_bytes(small_icon(icon.read_bytes()))
+    done.append(f"the favicon's bitmaps larger than {FAVICON_PX} px ({(before - icon.stat().st_size) / 1e6:.2f} MB)")
     return done
+
+
+def small_icon(ico: bytes, largest: int = FAVICON_PX) -> bytes:
+    """An ICO file without its bitmaps larger than ``largest`` pixels; a PNG image (the 256 px one,
+    compressed) stays whatever its size."""
+    reserved, kind, count = struct.unpack_from("<HHH", ico)
+    if reserved != 0 or kind != 1 or not count:
+        raise SystemExit("lite: the app's favicon.ico is not an icon file")
+    entries = [struct.unpack_from("<BBBBHHII", ico, 6 + 16 * i) for i in range(count)]
+    kept = [(e, ico[e[7]:e[7] + e[6]]) for e in entries
+            if (e[0] or 256) <= largest or ico[e[7]:e[7] + 8] == b"\x89PNG\r\n\x1a\n"]
+    head, body, offset = struct.pack("<HHH", 0, 1, len(kept)), b"", 6 + 16 * len(kept)
+    for (w, h, colors, res, planes, bits, size, _), image in kept:
+        head += struct.pack("<BBBBHHII", w, h, colors, res, planes, bits, size, offset + len(body))
+        body += image
+    return head + body
 
 
 def check_site(out: Path) -> dict:

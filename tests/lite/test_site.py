@@ -180,9 +180,11 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     # networkx without its test suites (the ownership view imports it and draws: test below)
     networkx = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["networkx"]["file_name"]).namelist()
     assert "networkx/classes/digraph.py" in networkx and not [n for n in networkx if "/tests/" in n]
-    # JupyterLab's icon font only as woff2, the format its CSS names first
+    # JupyterLab's icon font only as woff2, the format its CSS names first; a favicon without large bitmaps
     assert sorted(p.name for p in (site / "build").glob("fa-*")) == [
         "fa-brands-400.woff2", "fa-regular-400.woff2", "fa-solid-900.woff2"]
+    assert (site / "favicon.ico").read_bytes() == (site / "lab" / "favicon.ico").read_bytes()
+    assert (site / "favicon.ico").stat().st_size < 100_000
     assert "numpy" not in lock["packages"], "numpy cannot be had offline in the browser"
     # the project's wheel carries its data: API schemas and every compiled catalog of the checkout
     wheel = site / "static/pyodide" / lock["packages"]["k8sjobs"]["file_name"]
