@@ -162,6 +162,42 @@ def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
     assert record.startswith("alpha/__pycache__/__init__.cpython-314.pyc,sha256=")
 
 
+def test_the_standard_librarys_modules_get_unchecked_pycs_next_to_their_source_in_its_zip(tmp_path, monkeypatch):
+    import types
+    import zipimport
+
+    stdlib = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(stdlib, "w") as z:
+        z.writestr("sitepyc_alpha/__init__.py", "")
+        z.writestr("sitepyc_alpha/beta.py", "def where():\n    raise ValueError('here')\n")
+        z.writestr("sitepyc_gamma.py", "X = 1\n")
+    other = tmp_path / "other.zip"  # a loader of the kind; not one of this zip, whose listing zipimport would cache
+    zipfile.ZipFile(other, "w").writestr("x.py", "")
+    zipped = zipimport.zipimporter(str(other))
+    imported = [types.SimpleNamespace(__file__=f"{stdlib}/sitepyc_alpha/beta.py", __loader__=zipped),
+                types.SimpleNamespace(),  # a built-in module
+                types.SimpleNamespace(__file__=str(tmp_path / "elsewhere.py"), __loader__=zipped),
+                # frozen into the interpreter: its source is in the zip, but it never is read from there
+                types.SimpleNamespace(__file__=f"{stdlib}/sitepyc_gamma.py", __loader__=object())]
+    pycs = lite_pyc.stdlib_pycs(imported, str(stdlib), str(tmp_path))
+    assert list(pycs) == ["sitepyc_alpha/beta.pyc"]
+    assert int.from_bytes(pycs["sitepyc_alpha/beta.pyc"][4:8], "little") == 1, "hash-based, unchecked"
+    assert lite_pyc.add_to_stdlib(str(stdlib), pycs) > 0
+    with zipfile.ZipFile(stdlib) as z:
+        assert sorted(z.namelist()) == ["sitepyc_alpha/__init__.py", "sitepyc_alpha/beta.py",
+                                        "sitepyc_alpha/beta.pyc", "sitepyc_gamma.py"]
+    # Python's zipimport takes the pyc; a traceback names the source, as before
+    monkeypatch.syspath_prepend(str(stdlib))
+    from sitepyc_alpha import beta
+
+    try:
+        assert beta.__file__.endswith("beta.pyc")
+        assert beta.where.__code__.co_filename == f"{stdlib}/sitepyc_alpha/beta.py"
+    finally:
+        for name in ("sitepyc_alpha", "sitepyc_alpha.beta"):
+            sys.modules.pop(name, None)
+
+
 def test_a_slimmed_wheel_leaves_out_its_test_folders_at_any_depth_and_its_record_follows(tmp_path):
     files = ["networkx/__init__.py", "networkx/tests/test_all.py", "networkx/algorithms/tests/test_a.py",
              "networkx/algorithms/flow/tests/test_f.py", "networkx/algorithms/flow/maxflow.py",

@@ -18,8 +18,11 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   (the runtime lock's versions): pure wheels from PyPI, PyYAML built from its sdist as a pure
   wheel, the kernel's own small wheels, and the project's wheel built from this checkout (with
   its catalogs, ``k8sjobs/locale``);
-* the bytecode of every module a lesson imports, compiled by the site's own Pyodide under Node
-  (tools/lite_pyc.py) and added to those wheels, so a kernel start imports without compiling;
+* the bytecode of every module a kernel start and a lesson import, compiled by the site's own
+  Pyodide under Node (tools/lite_pyc.py) and added to those wheels and to Pyodide's
+  ``python_stdlib.zip`` (which ships sources only), so a kernel start imports without compiling
+  (under Node, Pyodide's start to an imported kernel: 7.3 s without the standard library's
+  bytecode, 3.6 s with it; it adds 2.3 MB to the site);
 * a ``pyodide-lock.json`` that names only those local wheels (sha256 recomputed), replacing the
   npm package's, which names wheels that are not in it, so a lesson needs no ``%pip`` cell and
   the PyPI fallback is off. The kernel preloads only what it needs to start
@@ -459,7 +462,7 @@ def build(out: Path = SITE) -> dict:
     extras[lock.canon(lock.PROJECT)] = set(lock.LITE_EXTRAS)
     site_lock_file = pyodide / "pyodide-lock.json"
     site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
-    say("bytecode of what a lesson imports, compiled by the site's own Python (Node)")
+    say("bytecode of what a kernel and a lesson import, compiled by the site's own Python (Node)")
     precompile(pyodide)
     site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
 

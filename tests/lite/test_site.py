@@ -180,6 +180,11 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     # networkx without its test suites (the ownership view imports it and draws: test below)
     networkx = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["networkx"]["file_name"]).namelist()
     assert "networkx/classes/digraph.py" in networkx and not [n for n in networkx if "/tests/" in n]
+    # the standard library's modules a kernel imports are precompiled (tools/lite_pyc.py), next to their
+    # source; frozen ones (os, importlib._bootstrap) are not read from the zip, so not compiled
+    stdlib = set(zipfile.ZipFile(site / "static/pyodide/python_stdlib.zip").namelist())
+    assert {"json/decoder.pyc", "asyncio/base_events.pyc", "pyodide/_package_loader.pyc", "typing.pyc"} <= stdlib
+    assert "os.pyc" not in stdlib and "json/decoder.py" in stdlib
     # JupyterLab's icon font only as woff2, the format its CSS names first; a favicon without large bitmaps
     assert sorted(p.name for p in (site / "build").glob("fa-*")) == [
         "fa-brands-400.woff2", "fa-regular-400.woff2", "fa-solid-900.woff2"]
