@@ -217,6 +217,52 @@ def test_a_slimmed_wheel_leaves_out_its_test_folders_at_any_depth_and_its_record
     assert sorted(record) == names
 
 
+PYGMENTS_USE = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+import ipython_pygments_lexers  # noqa: F401  (imports the lexers of Bash, HTML, JavaScript, Ruby, Perl, TeX)
+from pygments.lexers import get_lexer_by_name
+for name in ("python", "text", "yaml", "json", "bash", "html", "css", "javascript", "markdown", "pytb", "pycon"):
+    get_lexer_by_name(name)
+shell = InteractiveShell.instance()
+shell.run_cell("1/0")  # a traceback, highlighted
+shell.run_cell("import json\\njson.dumps??")  # the source of a function, highlighted
+print(" ".join(sorted(m.split(".")[-1] for m in sys.modules if m.startswith("pygments.lexers."))))
+"""
+
+
+def test_the_lexers_the_site_keeps_of_pygments_import_no_other_lexer():
+    import subprocess
+
+    import pygments
+
+    _, _, pins = lite.browser_pins()
+    assert ("pygments", pygments.__version__) in {(key, version) for key, _, _, version, _ in pins}
+    done = subprocess.run([sys.executable, "-c", PYGMENTS_USE], capture_output=True, text=True, check=True,
+                          cwd=ROOT)
+    used = set(done.stdout.strip().splitlines()[-1].split())
+    assert {"python", "data", "shell", "html", "markup"} <= used
+    assert used <= set(lite.PYGMENTS_LEXERS), sorted(used - set(lite.PYGMENTS_LEXERS))
+    assert lite.KEPT["pygments"] == tuple(f"pygments/lexers/{m}.py" for m in lite.PYGMENTS_LEXERS)
+    assert lite.left_out("pygments/lexers/rust.py", lite.LEFT_OUT["pygments"])
+    assert not lite.left_out("pygments/formatters/html.py", lite.LEFT_OUT["pygments"])
+
+
+def test_pygments_table_of_lexers_names_only_the_lexers_the_site_keeps():
+    import pygments.lexers._mapping as mapping
+
+    text = Path(mapping.__file__).read_text(encoding="utf-8")
+    table: dict = {}
+    exec(compile(lite.pygments_mapping(text), "_mapping.py", "exec"), table)
+    modules = {entry[0].rsplit(".", 1)[-1] for entry in table["LEXERS"].values()}
+    assert modules == set(lite.PYGMENTS_LEXERS) - {"__init__", "_mapping", "_css_builtins", "_lilypond_builtins",
+                                                   "_scheme_builtins"}
+    assert {"PythonLexer", "YamlLexer", "JsonLexer", "BashLexer", "TextLexer"} <= set(table["LEXERS"])
+    assert "RustLexer" in mapping.LEXERS and "RustLexer" not in table["LEXERS"]
+    with pytest.raises(SystemExit, match="not understood"):
+        lite.pygments_mapping("LEXERS = {\n    'X': ['pygments.lexers.x'],\n}\n")
+
+
 def test_the_favicon_keeps_its_small_bitmaps_and_its_png():
     import struct
 

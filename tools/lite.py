@@ -33,7 +33,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   kernel is idle sooner: the learner reads the first cells meanwhile;
 * less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
   what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
-  networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8);
+  networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8), pygments
+  with the lexers of 18 languages instead of 500 (:data:`PYGMENTS_LEXERS`: 0.9 MB);
 * less to store (:func:`slim_app`, :data:`APP_LEFT_OUT`): JupyterLab's icon font only as woff2
   (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB), and
   a favicon without its bitmaps larger than 64 px (0.26 MB, twice: ``lab/`` and the site's root);
@@ -49,6 +50,7 @@ files from ``requirements/lite-*.in`` with the rest of the lock.
 from __future__ import annotations
 
 import argparse
+import base64
 import fnmatch
 import functools
 import hashlib
@@ -104,9 +106,49 @@ LEFT_OUT = {
     # of theirs imports them, the site runs the lessons, not their tests
     "networkx": ("networkx/tests/", "networkx/*/tests/"),
     "ipywidgets": ("ipywidgets/tests/", "ipywidgets/*/tests/"),
+    # pygments (IPython's highlighting): the lexers of 500 languages, but those of KEPT
+    "pygments": ("pygments/lexers/",),
 }
 """What the site's wheels leave out: {package: prefixes of paths in its wheel}; a ``*`` in a
 prefix matches any part of a path, ``/`` included (``networkx/*/tests/``: every tests folder)."""
+
+PYGMENTS_LEXERS = ("__init__", "_mapping", "python", "special", "_css_builtins", "_lilypond_builtins",
+                   "_scheme_builtins", "css", "data", "html", "javascript", "jvm", "lilypond", "lisp", "markup",
+                   "perl", "ruby", "shell")
+"""The lexers of pygments the site keeps: Python's (IPython's tracebacks, ``??``), plain text's,
+and those ``ipython_pygments_lexers`` imports (Bash, HTML, JavaScript, Ruby, Perl, TeX and what
+their modules import), which also cover YAML, JSON, CSS and Markdown
+(tests/test_lite_tools.py checks that these modules import no other lexer)."""
+
+KEPT = {
+    "pygments": tuple(f"pygments/lexers/{name}.py" for name in PYGMENTS_LEXERS),
+}
+"""What the site's wheels keep though :data:`LEFT_OUT` names it: {package: paths in its wheel}."""
+
+_MAPPING_LINE = re.compile(r"^    '\w+': \('pygments\.lexers\.(\w+)', ")
+
+
+def pygments_mapping(text: str, kept: tuple[str, ...] = PYGMENTS_LEXERS) -> str:
+    """pygments' table of lexers (``pygments/lexers/_mapping.py``) naming only the lexers of the
+    ``kept`` modules: a language whose lexer the site left out is then unknown to pygments
+    (``ClassNotFound``, as for any unknown language), not a module that fails to import."""
+    lines = text.splitlines(keepends=True)
+    start = lines.index("LEXERS = {\n")
+    end = lines.index("}\n", start)
+    body = []
+    for line in lines[start + 1:end]:
+        m = _MAPPING_LINE.match(line)
+        if not m:
+            raise SystemExit(f"lite: pygments/lexers/_mapping.py has a line not understood: {line.strip()[:80]!r}")
+        if m[1] in kept:
+            body.append(line)
+    return "".join(lines[:start + 1] + body + lines[end:])
+
+
+EDITED = {
+    "pygments": {"pygments/lexers/_mapping.py": pygments_mapping},
+}
+"""Files of the site's wheels rewritten: {package: {path in its wheel: function(text) -> text}}."""
 
 APP_LEFT_OUT = ("build/fa-*.eot", "build/fa-*.svg", "build/fa-*.ttf", "build/fa-*.woff")
 """What the site's JupyterLab leaves out (globs under the site): Font Awesome's fonts in the
@@ -321,11 +363,16 @@ def slim_wheels(wheels: dict[str, Path]) -> list[str]:
             continue
         version = lock.wheel_version(wheel.name)[1]
         prefixes = tuple(p.format(version=version) for p in prefixes)
+        kept = KEPT.get(key, ())
         with zipfile.ZipFile(wheel) as z:
             for p in prefixes:
                 if not any(left_out(n, (p,)) for n in z.namelist()):
                     raise SystemExit(f"lite: {wheel.name} has no {p}: see LEFT_OUT in tools/lite.py")
-        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes: left_out(name, prefixes))
+            missing = sorted(set(kept) - set(z.namelist()))
+            if missing:
+                raise SystemExit(f"lite: {wheel.name} has no {missing}: see KEPT in tools/lite.py")
+        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes, kept=kept:
+                              left_out(name, prefixes) and name not in kept, edit=EDITED.get(key, {}))
         done.append(f"{', '.join(prefixes)} of {wheel.name} ({saved / 1e6:.1f} MB)")
     return done
 
@@ -335,20 +382,36 @@ def left_out(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(name, p + "*") if "*" in p else name.startswith(p) for p in prefixes)
 
 
-def rewrite_wheel(wheel: Path, drop) -> int:
-    """Rewrite ``wheel`` without the files ``drop(name)`` is true for; its RECORD follows.
+def rewrite_wheel(wheel: Path, drop, edit: dict | None = None) -> int:
+    """Rewrite ``wheel`` without the files ``drop(name)`` is true for, and with the text of each
+    file ``edit`` names ({path: function(text) -> text}) rewritten; its RECORD follows.
     Returns the bytes saved."""
+    edit = edit or {}
     with zipfile.ZipFile(wheel) as z:
+        missing = sorted(set(edit) - set(z.namelist()))
+        if missing:
+            raise SystemExit(f"lite: {wheel.name} has no {missing} to rewrite: see EDITED in tools/lite.py")
         entries = [(info, z.read(info)) for info in z.infolist() if not drop(info.filename)]
+    entries = [(info, edit[info.filename](data.decode("utf-8")).encode("utf-8") if info.filename in edit else data)
+               for info, data in entries]
     names = {info.filename for info, _ in entries}
+    edited = {info.filename: data for info, data in entries if info.filename in edit}
     before = wheel.stat().st_size
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
             if info.filename.endswith(".dist-info/RECORD"):
                 lines = [line for line in data.decode("utf-8").splitlines() if line.rsplit(",", 2)[0] in names]
+                lines = [record_line(line.rsplit(",", 2)[0], edited[line.rsplit(",", 2)[0]])
+                         if line.rsplit(",", 2)[0] in edited else line for line in lines]
                 data = ("\n".join(lines) + "\n").encode("utf-8")
             out.writestr(info, data)
     return before - wheel.stat().st_size
+
+
+def record_line(name: str, data: bytes) -> str:
+    """A wheel's RECORD line for the file ``name`` holding ``data``."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
 
 
 def kernel_packages(site_lock_file: Path) -> list[str]:
