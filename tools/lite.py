@@ -34,7 +34,8 @@ through a local server): nothing in it fetches from the internet. What goes in, 
 * less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
   what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
   networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8), pygments
-  with the lexers of 18 languages instead of 500 (:data:`PYGMENTS_LEXERS`: 0.9 MB);
+  with 18 of its lexer modules instead of all (:data:`PYGMENTS_LEXERS`: 0.9 MB), narwhals without
+  its backends for dataframe libraries the site does not have (0.2 MB);
 * less to store (:func:`slim_app`, :data:`APP_LEFT_OUT`): JupyterLab's icon font only as woff2
   (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB), and
   a favicon without its bitmaps larger than 64 px (0.26 MB, twice: ``lab/`` and the site's root);
@@ -108,6 +109,10 @@ LEFT_OUT = {
     "ipywidgets": ("ipywidgets/tests/", "ipywidgets/*/tests/"),
     # pygments (IPython's highlighting): the lexers of 500 languages, but those of KEPT
     "pygments": ("pygments/lexers/",),
+    # narwhals (plotly's layer over dataframe libraries): its backends for pandas, pyarrow, polars,
+    # dask, duckdb, ibis and Spark, none of which the site has (nor can load: no PyPI fallback)
+    "narwhals": tuple(f"narwhals/_{backend}/" for backend in
+                      ("arrow", "dask", "duckdb", "ibis", "pandas_like", "polars", "spark_like", "sql")),
 }
 """What the site's wheels leave out: {package: prefixes of paths in its wheel}; a ``*`` in a
 prefix matches any part of a path, ``/`` included (``networkx/*/tests/``: every tests folder)."""

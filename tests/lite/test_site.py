@@ -180,6 +180,9 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     # networkx without its test suites (the ownership view imports it and draws: test below)
     networkx = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["networkx"]["file_name"]).namelist()
     assert "networkx/classes/digraph.py" in networkx and not [n for n in networkx if "/tests/" in n]
+    # narwhals without its backends for dataframe libraries the site does not have
+    narwhals = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["narwhals"]["file_name"]).namelist()
+    assert "narwhals/stable/v1/__init__.py" in narwhals and not [n for n in narwhals if n.startswith("narwhals/_pandas_like/")]
     # the standard library's modules a kernel imports are precompiled (tools/lite_pyc.py), next to their
     # source; frozen ones (os, importlib._bootstrap) are not read from the zip, so not compiled
     stdlib = set(zipfile.ZipFile(site / "static/pyodide/python_stdlib.zip").namelist())
