@@ -389,8 +389,9 @@ def left_out(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def rewrite_wheel(wheel: Path, drop, edit: dict | None = None) -> int:
     """Rewrite ``wheel`` without the files ``drop(name)`` is true for, and with the text of each
-    file ``edit`` names ({path: function(text) -> text}) rewritten; its RECORD follows.
-    Returns the bytes saved."""
+    file ``edit`` names ({path: function(text) -> text}) rewritten; its RECORD follows. Deflated
+    at zlib's level 9, as tools/lite_pyc.py writes the wheels it adds bytecode to (0.16 MB less
+    over the site than the default level 6). Returns the bytes saved."""
     edit = edit or {}
     with zipfile.ZipFile(wheel) as z:
         missing = sorted(set(edit) - set(z.namelist()))
@@ -409,7 +410,7 @@ def rewrite_wheel(wheel: Path, drop, edit: dict | None = None) -> int:
                 lines = [record_line(line.rsplit(",", 2)[0], edited[line.rsplit(",", 2)[0]])
                          if line.rsplit(",", 2)[0] in edited else line for line in lines]
                 data = ("\n".join(lines) + "\n").encode("utf-8")
-            out.writestr(info, data)
+            out.writestr(info, data, compresslevel=9)
     return before - wheel.stat().st_size
 
 

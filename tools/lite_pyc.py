@@ -86,7 +86,8 @@ def record_line(arcname: str, data: bytes) -> str:
 
 
 def add_to_wheel(wheel: str, pycs: dict[str, bytes]) -> int:
-    """Rewrite ``wheel`` with ``pycs`` ({arcname: bytes}) added and listed in its RECORD."""
+    """Rewrite ``wheel`` with ``pycs`` ({arcname: bytes}) added and listed in its RECORD (deflated
+    at level 9, as tools/lite.py's rewrite_wheel)."""
     with zipfile.ZipFile(wheel) as z:
         entries = [(info, z.read(info)) for info in z.infolist()]
     record = next(info.filename for info, _ in entries if info.filename.endswith(".dist-info/RECORD"))
@@ -95,9 +96,9 @@ def add_to_wheel(wheel: str, pycs: dict[str, bytes]) -> int:
         for info, data in entries:
             if info.filename == record:
                 data += "".join(record_line(name, pyc) for name, pyc in sorted(pycs.items())).encode()
-            out.writestr(info, data)
+            out.writestr(info, data, compresslevel=9)
         for name, pyc in sorted(pycs.items()):
-            out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED)
+            out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED, 9)
     before = os.path.getsize(wheel)
     with open(wheel, "wb") as f:
         f.write(buf.getvalue())
@@ -112,9 +113,9 @@ def add_to_stdlib(archive: str, pycs: dict[str, bytes]) -> int:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
-            out.writestr(info, data)
+            out.writestr(info, data, compresslevel=9)
         for name, pyc in sorted(pycs.items()):
-            out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED)
+            out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED, 9)
     before = os.path.getsize(archive)
     with open(archive, "wb") as f:
         f.write(buf.getvalue())
