@@ -4,7 +4,8 @@
         [--lessons 'en/*'] [--build] [--json FILE]
 
 * **Size** of ``_site/`` (no source maps are built), by part: the JupyterLab application, the
-  lab extensions, the Pyodide core, the wheels (the largest named), the lessons. Goal: <= 70 MB.
+  lab extensions, the Pyodide core, the wheels (the largest named), the lessons. Goal:
+  <= 60 MB (:data:`GOAL_MB`).
 * **Build** (``--build``): ``sh tools/lite.sh`` from clean, timed (the build venv is reused when
   its lock is unchanged, as on a developer's machine).
 * **First start** (``--first-visits`` runs): a learner's first visit, a fresh browser profile

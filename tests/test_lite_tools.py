@@ -162,6 +162,128 @@ def test_precompiled_modules_are_added_to_a_wheel_and_its_record(tmp_path):
     assert record.startswith("alpha/__pycache__/__init__.cpython-314.pyc,sha256=")
 
 
+def test_the_standard_librarys_modules_get_unchecked_pycs_next_to_their_source_in_its_zip(tmp_path, monkeypatch):
+    import types
+    import zipimport
+
+    stdlib = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(stdlib, "w") as z:
+        z.writestr("sitepyc_alpha/__init__.py", "")
+        z.writestr("sitepyc_alpha/beta.py", "def where():\n    raise ValueError('here')\n")
+        z.writestr("sitepyc_gamma.py", "X = 1\n")
+    other = tmp_path / "other.zip"  # a loader of the kind; not one of this zip, whose listing zipimport would cache
+    zipfile.ZipFile(other, "w").writestr("x.py", "")
+    zipped = zipimport.zipimporter(str(other))
+    imported = [types.SimpleNamespace(__file__=f"{stdlib}/sitepyc_alpha/beta.py", __loader__=zipped),
+                types.SimpleNamespace(),  # a built-in module
+                types.SimpleNamespace(__file__=str(tmp_path / "elsewhere.py"), __loader__=zipped),
+                # frozen into the interpreter: its source is in the zip, but it never is read from there
+                types.SimpleNamespace(__file__=f"{stdlib}/sitepyc_gamma.py", __loader__=object())]
+    pycs = lite_pyc.stdlib_pycs(imported, str(stdlib), str(tmp_path))
+    assert list(pycs) == ["sitepyc_alpha/beta.pyc"]
+    assert int.from_bytes(pycs["sitepyc_alpha/beta.pyc"][4:8], "little") == 1, "hash-based, unchecked"
+    assert lite_pyc.add_to_stdlib(str(stdlib), pycs) > 0
+    with zipfile.ZipFile(stdlib) as z:
+        assert sorted(z.namelist()) == ["sitepyc_alpha/__init__.py", "sitepyc_alpha/beta.py",
+                                        "sitepyc_alpha/beta.pyc", "sitepyc_gamma.py"]
+    # Python's zipimport takes the pyc; a traceback names the source, as before
+    monkeypatch.syspath_prepend(str(stdlib))
+    from sitepyc_alpha import beta
+
+    try:
+        assert beta.__file__.endswith("beta.pyc")
+        assert beta.where.__code__.co_filename == f"{stdlib}/sitepyc_alpha/beta.py"
+    finally:
+        for name in ("sitepyc_alpha", "sitepyc_alpha.beta"):
+            sys.modules.pop(name, None)
+
+
+def test_a_slimmed_wheel_leaves_out_its_test_folders_at_any_depth_and_its_record_follows(tmp_path):
+    files = ["networkx/__init__.py", "networkx/tests/test_all.py", "networkx/algorithms/tests/test_a.py",
+             "networkx/algorithms/flow/tests/test_f.py", "networkx/algorithms/flow/maxflow.py",
+             "networkx/contests.py", "networkx-3.6.1.dist-info/METADATA"]
+    wheel = tmp_path / "networkx-3.6.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        for name in files:
+            z.writestr(name, "")
+        z.writestr("networkx-3.6.1.dist-info/RECORD", "".join(f"{n},sha256=x,0\n" for n in files))
+    prefixes = lite.LEFT_OUT["networkx"]
+    assert lite.slim_wheels({"networkx": wheel}) and prefixes == ("networkx/tests/", "networkx/*/tests/")
+    with zipfile.ZipFile(wheel) as z:
+        names = sorted(n for n in z.namelist() if not n.endswith("RECORD"))
+        record = [line.split(",")[0] for line in z.read("networkx-3.6.1.dist-info/RECORD").decode().splitlines()]
+    assert names == ["networkx-3.6.1.dist-info/METADATA", "networkx/__init__.py",
+                     "networkx/algorithms/flow/maxflow.py", "networkx/contests.py"]
+    assert sorted(record) == names
+
+
+PYGMENTS_USE = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+import ipython_pygments_lexers  # noqa: F401  (imports the lexers of Bash, HTML, JavaScript, Ruby, Perl, TeX)
+from pygments.lexers import get_lexer_by_name
+for name in ("python", "text", "yaml", "json", "bash", "html", "css", "javascript", "markdown", "pytb", "pycon"):
+    get_lexer_by_name(name)
+shell = InteractiveShell.instance()
+shell.run_cell("1/0")  # a traceback, highlighted
+shell.run_cell("import json\\njson.dumps??")  # the source of a function, highlighted
+print(" ".join(sorted(m.split(".")[-1] for m in sys.modules if m.startswith("pygments.lexers."))))
+"""
+
+
+def test_the_lexers_the_site_keeps_of_pygments_import_no_other_lexer():
+    import subprocess
+
+    import pygments
+
+    _, _, pins = lite.browser_pins()
+    assert ("pygments", pygments.__version__) in {(key, version) for key, _, _, version, _ in pins}
+    done = subprocess.run([sys.executable, "-c", PYGMENTS_USE], capture_output=True, text=True, check=True,
+                          cwd=ROOT)
+    used = set(done.stdout.strip().splitlines()[-1].split())
+    assert {"python", "data", "shell", "html", "markup"} <= used
+    assert used <= set(lite.PYGMENTS_LEXERS), sorted(used - set(lite.PYGMENTS_LEXERS))
+    assert lite.KEPT["pygments"] == tuple(f"pygments/lexers/{m}.py" for m in lite.PYGMENTS_LEXERS)
+    assert lite.left_out("pygments/lexers/rust.py", lite.LEFT_OUT["pygments"])
+    assert not lite.left_out("pygments/formatters/html.py", lite.LEFT_OUT["pygments"])
+
+
+def test_pygments_table_of_lexers_names_only_the_lexers_the_site_keeps():
+    import pygments.lexers._mapping as mapping
+
+    text = Path(mapping.__file__).read_text(encoding="utf-8")
+    table: dict = {}
+    exec(compile(lite.pygments_mapping(text), "_mapping.py", "exec"), table)
+    modules = {entry[0].rsplit(".", 1)[-1] for entry in table["LEXERS"].values()}
+    assert modules == set(lite.PYGMENTS_LEXERS) - {"__init__", "_mapping", "_css_builtins", "_lilypond_builtins",
+                                                   "_scheme_builtins"}
+    assert {"PythonLexer", "YamlLexer", "JsonLexer", "BashLexer", "TextLexer"} <= set(table["LEXERS"])
+    assert "RustLexer" in mapping.LEXERS and "RustLexer" not in table["LEXERS"]
+    with pytest.raises(SystemExit, match="not understood"):
+        lite.pygments_mapping("LEXERS = {\n    'X': ['pygments.lexers.x'],\n}\n")
+
+
+def test_the_favicon_keeps_its_small_bitmaps_and_its_png():
+    import struct
+
+    def entry(px: int, image: bytes) -> tuple[int, bytes]:
+        return px, image
+
+    images = [entry(0, b"\x89PNG\r\n\x1a\n" + b"p" * 10), entry(192, b"B" * 300), entry(64, b"m" * 40),
+              entry(16, b"s" * 20)]
+    head, body, offset = struct.pack("<HHH", 0, 1, len(images)), b"", 6 + 16 * len(images)
+    for px, image in images:
+        head += struct.pack("<BBBBHHII", px, px, 0, 0, 1, 32, len(image), offset + len(body))
+        body += image
+    small = lite.small_icon(head + body, largest=64)
+    assert struct.unpack_from("<HHH", small) == (0, 1, 3)
+    kept = [struct.unpack_from("<BBBBHHII", small, 6 + 16 * i) for i in range(3)]
+    assert [(e[0], small[e[7]:e[7] + e[6]]) for e in kept] == [images[0], images[2], images[3]]
+    assert len(small) == 6 + 16 * 3 + 18 + 40 + 20
+    with pytest.raises(SystemExit, match="not an icon"):
+        lite.small_icon(b"GIF89a" + b"\x00" * 20)
+
+
 def test_the_readme_points_at_the_published_site_under_the_two_commands():
     links = binder_links
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

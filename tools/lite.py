@@ -18,8 +18,11 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   (the runtime lock's versions): pure wheels from PyPI, PyYAML built from its sdist as a pure
   wheel, the kernel's own small wheels, and the project's wheel built from this checkout (with
   its catalogs, ``k8sjobs/locale``);
-* the bytecode of every module a lesson imports, compiled by the site's own Pyodide under Node
-  (tools/lite_pyc.py) and added to those wheels, so a kernel start imports without compiling;
+* the bytecode of every module a kernel start and a lesson import, compiled by the site's own
+  Pyodide under Node (tools/lite_pyc.py) and added to those wheels and to Pyodide's
+  ``python_stdlib.zip`` (which ships sources only), so a kernel start imports without compiling
+  (under Node, Pyodide's start to an imported kernel: 7.3 s without the standard library's
+  bytecode, 3.6 s with it; it adds 2.3 MB to the site);
 * a ``pyodide-lock.json`` that names only those local wheels (sha256 recomputed), replacing the
   npm package's, which names wheels that are not in it, so a lesson needs no ``%pip`` cell and
   the PyPI fallback is off. The kernel preloads only what it needs to start
@@ -29,7 +32,13 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   ``from k8sjobs import ...``, loads k8sjobs and its dependencies from the lock). The notebook's
   kernel is idle sooner: the learner reads the first cells meanwhile;
 * less to download and unpack (:func:`slim_wheels`, :data:`LEFT_OUT`): the plotly wheel without
-  what only a desktop Python uses, jedi without the type stubs of packages the site does not have;
+  what only a desktop Python uses, jedi without the type stubs of packages the site does not have,
+  networkx and ipywidgets without their test suites (networkx's: 1.0 MB of its 3.8), pygments
+  with 18 of its lexer modules instead of all (:data:`PYGMENTS_LEXERS`: 0.9 MB), narwhals without
+  its backends for dataframe libraries the site does not have (0.2 MB);
+* less to store (:func:`slim_app`, :data:`APP_LEFT_OUT`): JupyterLab's icon font only as woff2
+  (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB), and
+  a favicon without its bitmaps larger than 64 px (0.26 MB, twice: ``lab/`` and the site's root);
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
   notebooks and the files they read; not the Markdown sources of the notebooks).
 
@@ -42,6 +51,8 @@ files from ``requirements/lite-*.in`` with the rest of the lock.
 from __future__ import annotations
 
 import argparse
+import base64
+import fnmatch
 import functools
 import hashlib
 import http.server
@@ -49,6 +60,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -91,8 +103,67 @@ LEFT_OUT = {
     # jedi (Tab completion; the Pyodide kernel installs it whatever the site says): the type
     # stubs of third-party packages none of which is in the site; the standard library's stay
     "jedi": ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/"),
+    # networkx and ipywidgets: their own test suites (a quarter of networkx's wheel); no module
+    # of theirs imports them, the site runs the lessons, not their tests
+    "networkx": ("networkx/tests/", "networkx/*/tests/"),
+    "ipywidgets": ("ipywidgets/tests/", "ipywidgets/*/tests/"),
+    # pygments (IPython's highlighting): the lexers of 500 languages, but those of KEPT
+    "pygments": ("pygments/lexers/",),
+    # narwhals (plotly's layer over dataframe libraries): its backends for pandas, pyarrow, polars,
+    # dask, duckdb, ibis and Spark, none of which the site has (nor can load: no PyPI fallback)
+    "narwhals": tuple(f"narwhals/_{backend}/" for backend in
+                      ("arrow", "dask", "duckdb", "ibis", "pandas_like", "polars", "spark_like", "sql")),
 }
-"""What the site's wheels leave out: {package: prefixes of paths in its wheel}."""
+"""What the site's wheels leave out: {package: prefixes of paths in its wheel}; a ``*`` in a
+prefix matches any part of a path, ``/`` included (``networkx/*/tests/``: every tests folder)."""
+
+PYGMENTS_LEXERS = ("__init__", "_mapping", "python", "special", "_css_builtins", "_lilypond_builtins",
+                   "_scheme_builtins", "css", "data", "html", "javascript", "jvm", "lilypond", "lisp", "markup",
+                   "perl", "ruby", "shell")
+"""The lexers of pygments the site keeps: Python's (IPython's tracebacks, ``??``), plain text's,
+and those ``ipython_pygments_lexers`` imports (Bash, HTML, JavaScript, Ruby, Perl, TeX and what
+their modules import), which also cover YAML, JSON, CSS and Markdown
+(tests/test_lite_tools.py checks that these modules import no other lexer)."""
+
+KEPT = {
+    "pygments": tuple(f"pygments/lexers/{name}.py" for name in PYGMENTS_LEXERS),
+}
+"""What the site's wheels keep though :data:`LEFT_OUT` names it: {package: paths in its wheel}."""
+
+_MAPPING_LINE = re.compile(r"^    '\w+': \('pygments\.lexers\.(\w+)', ")
+
+
+def pygments_mapping(text: str, kept: tuple[str, ...] = PYGMENTS_LEXERS) -> str:
+    """pygments' table of lexers (``pygments/lexers/_mapping.py``) naming only the lexers of the
+    ``kept`` modules: a language whose lexer the site left out is then unknown to pygments
+    (``ClassNotFound``, as for any unknown language), not a module that fails to import."""
+    lines = text.splitlines(keepends=True)
+    start = lines.index("LEXERS = {\n")
+    end = lines.index("}\n", start)
+    body = []
+    for line in lines[start + 1:end]:
+        m = _MAPPING_LINE.match(line)
+        if not m:
+            raise SystemExit(f"lite: pygments/lexers/_mapping.py has a line not understood: {line.strip()[:80]!r}")
+        if m[1] in kept:
+            body.append(line)
+    return "".join(lines[:start + 1] + body + lines[end:])
+
+
+EDITED = {
+    "pygments": {"pygments/lexers/_mapping.py": pygments_mapping},
+}
+"""Files of the site's wheels rewritten: {package: {path in its wheel: function(text) -> text}}."""
+
+APP_LEFT_OUT = ("build/fa-*.eot", "build/fa-*.svg", "build/fa-*.ttf", "build/fa-*.woff")
+"""What the site's JupyterLab leaves out (globs under the site): Font Awesome's fonts in the
+formats of old browsers (Internet Explorer's eot, old Safari's svg, ttf, woff). Its CSS lists
+woff2 before them, and every browser JupyterLab 4 runs in reads woff2 (the start page's network
+log in Chromium: only ``fa-solid-900.woff2`` is fetched)."""
+
+FAVICON_PX = 64
+"""The largest bitmap kept in the site's ``favicon.ico`` (JupyterLite's has ten, three of them
+larger, 260 kB uncompressed; browsers draw a tab's icon at 16-32 px, and its 256 px PNG stays)."""
 
 SETTINGS_OVERRIDES = {
     # no "news from Jupyter?" question over the first lesson, and nothing to check online
@@ -297,29 +368,56 @@ def slim_wheels(wheels: dict[str, Path]) -> list[str]:
             continue
         version = lock.wheel_version(wheel.name)[1]
         prefixes = tuple(p.format(version=version) for p in prefixes)
+        kept = KEPT.get(key, ())
         with zipfile.ZipFile(wheel) as z:
             for p in prefixes:
-                if not any(n.startswith(p) for n in z.namelist()):
+                if not any(left_out(n, (p,)) for n in z.namelist()):
                     raise SystemExit(f"lite: {wheel.name} has no {p}: see LEFT_OUT in tools/lite.py")
-        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes: name.startswith(prefixes))
+            missing = sorted(set(kept) - set(z.namelist()))
+            if missing:
+                raise SystemExit(f"lite: {wheel.name} has no {missing}: see KEPT in tools/lite.py")
+        saved = rewrite_wheel(wheel, drop=lambda name, prefixes=prefixes, kept=kept:
+                              left_out(name, prefixes) and name not in kept, edit=EDITED.get(key, {}))
         done.append(f"{', '.join(prefixes)} of {wheel.name} ({saved / 1e6:.1f} MB)")
     return done
 
 
-def rewrite_wheel(wheel: Path, drop) -> int:
-    """Rewrite ``wheel`` without the files ``drop(name)`` is true for; its RECORD follows.
-    Returns the bytes saved."""
+def left_out(name: str, prefixes: tuple[str, ...]) -> bool:
+    """True if the path ``name`` of a wheel starts with one of ``prefixes`` (:data:`LEFT_OUT`)."""
+    return any(fnmatch.fnmatchcase(name, p + "*") if "*" in p else name.startswith(p) for p in prefixes)
+
+
+def rewrite_wheel(wheel: Path, drop, edit: dict | None = None) -> int:
+    """Rewrite ``wheel`` without the files ``drop(name)`` is true for, and with the text of each
+    file ``edit`` names ({path: function(text) -> text}) rewritten; its RECORD follows. Deflated
+    at zlib's level 9, as tools/lite_pyc.py writes the wheels it adds bytecode to (0.16 MB less
+    over the site than the default level 6). Returns the bytes saved."""
+    edit = edit or {}
     with zipfile.ZipFile(wheel) as z:
+        missing = sorted(set(edit) - set(z.namelist()))
+        if missing:
+            raise SystemExit(f"lite: {wheel.name} has no {missing} to rewrite: see EDITED in tools/lite.py")
         entries = [(info, z.read(info)) for info in z.infolist() if not drop(info.filename)]
+    entries = [(info, edit[info.filename](data.decode("utf-8")).encode("utf-8") if info.filename in edit else data)
+               for info, data in entries]
     names = {info.filename for info, _ in entries}
+    edited = {info.filename: data for info, data in entries if info.filename in edit}
     before = wheel.stat().st_size
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
             if info.filename.endswith(".dist-info/RECORD"):
                 lines = [line for line in data.decode("utf-8").splitlines() if line.rsplit(",", 2)[0] in names]
+                lines = [record_line(line.rsplit(",", 2)[0], edited[line.rsplit(",", 2)[0]])
+                         if line.rsplit(",", 2)[0] in edited else line for line in lines]
                 data = ("\n".join(lines) + "\n").encode("utf-8")
-            out.writestr(info, data)
+            out.writestr(info, data, compresslevel=9)
     return before - wheel.stat().st_size
+
+
+def record_line(name: str, data: bytes) -> str:
+    """A wheel's RECORD line for the file ``name`` holding ``data``."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
 
 
 def kernel_packages(site_lock_file: Path) -> list[str]:
@@ -433,7 +531,7 @@ def build(out: Path = SITE) -> dict:
     extras[lock.canon(lock.PROJECT)] = set(lock.LITE_EXTRAS)
     site_lock_file = pyodide / "pyodide-lock.json"
     site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
-    say("bytecode of what a lesson imports, compiled by the site's own Python (Node)")
+    say("bytecode of what a kernel and a lesson import, compiled by the site's own Python (Node)")
     precompile(pyodide)
     site_lock_file.write_text(json.dumps(site_lock(npm_lock, wheels, extras), indent=1, sort_keys=True))
 
@@ -452,6 +550,7 @@ def build(out: Path = SITE) -> dict:
     if done.returncode:
         print(done.stdout[-4000:], done.stderr[-4000:])
         raise SystemExit(f"lite: jupyter lite build failed ({done.returncode})")
+    say(f"left out of the app: {', '.join(slim_app(out))}")
     # the browser asks every page's origin for /favicon.ico (the app's is under lab/)
     shutil.copy2(out / "lab" / "favicon.ico", out / "favicon.ico")
     figures = check_site(out)
@@ -460,6 +559,41 @@ def build(out: Path = SITE) -> dict:
         f"{figures['bytes'] / 1e6:.1f} MB in {figures['files']} files, {figures['wheels']} wheels preloaded, "
         f"lessons: {', '.join(figures['languages'])}")
     return figures
+
+
+def slim_app(out: Path) -> list[str]:
+    """Remove :data:`APP_LEFT_OUT` from the built site and the large bitmaps of its favicon
+    (:func:`small_icon`); returns what was left out, with the megabytes saved."""
+    done = []
+    for pattern in APP_LEFT_OUT:
+        files = sorted(out.glob(pattern))
+        if not files:
+            raise SystemExit(f"lite: the built site has no {pattern}: see APP_LEFT_OUT in tools/lite.py")
+        saved = sum(f.stat().st_size for f in files)
+        for f in files:
+            f.unlink()
+        done.append(f"{pattern} ({len(files)} files, {saved / 1e6:.2f} MB)")
+    icon = out / "lab" / "favicon.ico"
+    before = icon.stat().st_size
+    icon.write_bytes(small_icon(icon.read_bytes()))
+    done.append(f"the favicon's bitmaps larger than {FAVICON_PX} px ({(before - icon.stat().st_size) / 1e6:.2f} MB)")
+    return done
+
+
+def small_icon(ico: bytes, largest: int = FAVICON_PX) -> bytes:
+    """An ICO file without its bitmaps larger than ``largest`` pixels; a PNG image (the 256 px one,
+    compressed) stays whatever its size."""
+    reserved, kind, count = struct.unpack_from("<HHH", ico)
+    if reserved != 0 or kind != 1 or not count:
+        raise SystemExit("lite: the app's favicon.ico is not an icon file")
+    entries = [struct.unpack_from("<BBBBHHII", ico, 6 + 16 * i) for i in range(count)]
+    kept = [(e, ico[e[7]:e[7] + e[6]]) for e in entries
+            if (e[0] or 256) <= largest or ico[e[7]:e[7] + 8] == b"\x89PNG\r\n\x1a\n"]
+    head, body, offset = struct.pack("<HHH", 0, 1, len(kept)), b"", 6 + 16 * len(kept)
+    for (w, h, colors, res, planes, bits, size, _), image in kept:
+        head += struct.pack("<BBBBHHII", w, h, colors, res, planes, bits, size, offset + len(body))
+        body += image
+    return head + body
 
 
 def check_site(out: Path) -> dict:
@@ -495,6 +629,9 @@ def check_site(out: Path) -> dict:
         if listed != shipped:
             problems.append(f"k8sjobs/{SITE_LESSONS} of the project's wheel does not list the build ids of the "
                             "site's lessons")
+    old_fonts = [p for pattern in APP_LEFT_OUT for p in out.glob(pattern)]
+    if old_fonts:
+        problems.append(f"{len(old_fonts)} files of APP_LEFT_OUT (e.g. {old_fonts[0].relative_to(out)})")
     maps = [p for p in out.rglob("*.map")]
     if maps:
         problems.append(f"{len(maps)} source maps (e.g. {maps[0].relative_to(out)})")

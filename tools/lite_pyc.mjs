@@ -20,10 +20,12 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root: dir }, "/wheels");
 // Run the script as a module named lite_pyc; a Python error prints its own traceback.
 py.globals.set("lite_pyc_source", readFileSync(new URL("./lite_pyc.py", import.meta.url), "utf8"));
 process.exitCode = py.runPython(`
-import traceback, types
+import sys, traceback, types
+boot_modules = set(sys.modules)
 try:
     lite_pyc = types.ModuleType("lite_pyc")
     exec(compile(lite_pyc_source, "tools/lite_pyc.py", "exec"), lite_pyc.__dict__)
+    lite_pyc.BOOT_MODULES = boot_modules
     rc = lite_pyc.main()
 except BaseException:
     traceback.print_exc()

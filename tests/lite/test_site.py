@@ -177,6 +177,22 @@ def test_the_site_is_complete_and_loads_everything_from_itself(site):
     assert not [n for n in plotly if n.startswith("plotly/labextension/") or ".data/" in n], "plotly's extension copies"
     jedi = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["jedi"]["file_name"]).namelist()
     assert not [n for n in jedi if "/typeshed/stubs/" in n] and [n for n in jedi if "/typeshed/stdlib/" in n]
+    # networkx without its test suites (the ownership view imports it and draws: test below)
+    networkx = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["networkx"]["file_name"]).namelist()
+    assert "networkx/classes/digraph.py" in networkx and not [n for n in networkx if "/tests/" in n]
+    # narwhals without its backends for dataframe libraries the site does not have
+    narwhals = zipfile.ZipFile(site / "static/pyodide" / lock["packages"]["narwhals"]["file_name"]).namelist()
+    assert "narwhals/stable/v1/__init__.py" in narwhals and not [n for n in narwhals if n.startswith("narwhals/_pandas_like/")]
+    # the standard library's modules a kernel imports are precompiled (tools/lite_pyc.py), next to their
+    # source; frozen ones (os, importlib._bootstrap) are not read from the zip, so not compiled
+    stdlib = set(zipfile.ZipFile(site / "static/pyodide/python_stdlib.zip").namelist())
+    assert {"json/decoder.pyc", "asyncio/base_events.pyc", "pyodide/_package_loader.pyc", "typing.pyc"} <= stdlib
+    assert "os.pyc" not in stdlib and "json/decoder.py" in stdlib
+    # JupyterLab's icon font only as woff2, the format its CSS names first; a favicon without large bitmaps
+    assert sorted(p.name for p in (site / "build").glob("fa-*")) == [
+        "fa-brands-400.woff2", "fa-regular-400.woff2", "fa-solid-900.woff2"]
+    assert (site / "favicon.ico").read_bytes() == (site / "lab" / "favicon.ico").read_bytes()
+    assert (site / "favicon.ico").stat().st_size < 100_000
     assert "numpy" not in lock["packages"], "numpy cannot be had offline in the browser"
     # the project's wheel carries its data: API schemas and every compiled catalog of the checkout
     wheel = site / "static/pyodide" / lock["packages"]["k8sjobs"]["file_name"]
@@ -225,6 +241,13 @@ def test_every_view_draws_in_the_site_kernel_with_the_slimmed_wheels(lab):
     manifest = job_manifest("views", completions=4, parallelism=2, spec={"backoffLimit": 6},
                             annotations={FAIL_ATTEMPTS: "1"})
     assert lab.execute(VIEWS_CODE % manifest, timeout=300) == " ".join(VIEWS) + "\n"
+    # pygments keeps the lexers IPython uses (a traceback is highlighted as Python) and a few more;
+    # the languages left out are unknown to it (tools/lite.py, PYGMENTS_LEXERS)
+    assert lab.execute("1/0") == "ERROR <class 'ZeroDivisionError'>: division by zero"  # the Pyodide kernel's ename
+    lexers = ("from pygments.lexers import get_lexer_by_name\nfrom pygments.util import ClassNotFound\n"
+              "print(get_lexer_by_name('python').name, get_lexer_by_name('yaml').name)\n"
+              "try:\n    get_lexer_by_name('rust')\nexcept ClassNotFound:\n    print('no rust')\n")
+    assert lab.execute(lexers) == "Python YAML\nno rust\n"
     # Tab completion works with the slimmed jedi
     matches = lab.current.page.evaluate("""async () => {
         const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
