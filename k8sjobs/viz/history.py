@@ -33,7 +33,7 @@ from ._common import (
     table,
     title,
 )
-from .schedule import clock, clock_ticks, cronjob_ref, date_time, not_a_cronjob, when_word
+from .schedule import clock, clock_ticks, cronjob_ref, date_time, not_a_cronjob, sync_label, when_word
 
 VIEW = "history"
 FITS_WIDTH = True
@@ -234,7 +234,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                      "showlegend": True})
     shapes, notes = [], []
     if st["k"]:
-        line, note = now_line(t, _("cycle {cycle}").format(cycle=st["k"]), right=right)
+        line, note = now_line(t, sync_label(st["k"]), right=right)
         shapes.append(line)
         notes.append(note)
     if not rows:

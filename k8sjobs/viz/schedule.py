@@ -147,11 +147,19 @@ def cronjob_ref(trace: Trace) -> str:
     return f"cronjob.batch/{trace.job_name}"
 
 
+def sync_label(cycle: int) -> str:
+    """``sync 4``: the line of "now" in the CronJob views, a sync of the CronJob controller."""
+    # TRANSLATORS: the label of the "now" line in the CronJob views: the CronJob controller's sync number {cycle}.
+    return _("sync {cycle}").format(cycle=cycle)
+
+
 def when_word(cycle: int, t: float, zone: str) -> str:
-    """``cycle 4 at 00:05:00.1`` or ``the CronJob's creation at 00:00:00``."""
+    """``sync 4 at 00:05:00.1`` or ``the CronJob's creation at 00:00:00`` (a CronJob's cycles are the
+    CronJob controller's syncs: the dashboard's status line counts them so too)."""
     if cycle:
-        # TRANSLATORS: "{when}" in the CronJob views' titles: a sync of the CronJob controller and its clock time.
-        return _("cycle {cycle} at {time}").format(cycle=cycle, time=clock(t, zone, seconds=True))
+        # TRANSLATORS: "{when}" in the CronJob views' titles ("... up to {when}"): the CronJob controller's
+        # sync number {cycle} and its clock time, as the dashboard says "sync 4 of 102".
+        return _("sync {cycle} at {time}").format(cycle=cycle, time=clock(t, zone, seconds=True))
     # TRANSLATORS: "{when}" in the CronJob views' titles before the first sync.
     return _("the CronJob's creation at {time}").format(time=clock(t, zone, seconds=True))
 
@@ -349,7 +357,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                      "legendrank": 850})
     shapes, notes = _span_shapes(st, right)
     if st["k"]:
-        line, note = now_line(t, _("cycle {cycle}").format(cycle=st["k"]), right=right)
+        line, note = now_line(t, sync_label(st["k"]), right=right)
         shapes.append(line)
         notes.append(note)
     if not sl:
@@ -415,7 +423,7 @@ def _aggregated_figure(trace: Trace, st: dict[str, Any], width_px: float):
                      + "<extra></extra>"})
     shapes, notes = _span_shapes(st, right)
     if st["k"]:
-        line, note = now_line(t, _("cycle {cycle}").format(cycle=st["k"]), right=right)
+        line, note = now_line(t, sync_label(st["k"]), right=right)
         shapes.append(line)
         notes.append(note)
     main, sub = _titles(trace, st, aggregated=True, bin_s=width)
