@@ -203,18 +203,19 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     deadline = cj.spec.starting_deadline_seconds if include_starting_deadline_seconds else None
     # A pure function of these: a sync asks twice (nextScheduleTime, then nextScheduleTimeDuration),
     # and without a deadline both questions are the same. The zone is compared by identity.
-    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), schedule, origin)
+    # The schedule by identity too (its entry keeps it alive): hashing its fields costs more than a hit.
+    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), id(schedule), origin)
     known = _MOST_RECENT.get(key)
-    if known is not None and known[0] is zone:
+    if known is not None and known[0] is zone and known[2] is schedule:
         return known[1]
     answer = _most_recent_schedule_time(cj, now, schedule, deadline, origin)
     if len(_MOST_RECENT) >= 64:
         _MOST_RECENT.clear()
-    _MOST_RECENT[key] = (zone, answer)
+    _MOST_RECENT[key] = (zone, answer, schedule)
     return answer
 
 
-_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent]] = {}
+_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent, Schedule]] = {}
 
 
 def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
@@ -313,9 +314,13 @@ def copy_annotations(template: JobTemplateSpec) -> dict[str, str]:
     return dict(template.metadata.annotations)
 
 
+_UNIX_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+_ONE_SECOND = _dt.timedelta(seconds=1)
+
+
 def get_time_hash_in_minutes(scheduled: _dt.datetime) -> int:
     """Unix seconds of the scheduled time / 60, as Go's integer division (mirrors getTimeHashInMinutes in utils.go)."""
-    unix = int((scheduled - _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)) // _dt.timedelta(seconds=1))
+    unix = int((scheduled - _UNIX_EPOCH) // _ONE_SECOND)
     return unix // 60 if unix >= 0 else -((-unix) // 60)
 
 
