@@ -545,21 +545,14 @@ def _validate_finalizers(finalizers: tuple[str, ...], path: str) -> list[FieldEr
 def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> list[FieldError]:
     """ValidateObjectMetaUpdate."""
     if new is old:
-        # A status write keeps the stored metadata object: the answer is a function of that object
-        # and the path alone, found again by identity (the entry keeps the object alive).
-        key = (id(new), path)
-        known = _SAME_META_ERRORS.get(key)
-        if known is not None and known[0] is new:
-            return list(known[1])
-        errs = _object_meta_update_errors(new, old, path)
-        if len(_SAME_META_ERRORS) >= _IDENTITY_MEMO_SIZE:
-            _SAME_META_ERRORS.clear()
-        _SAME_META_ERRORS[key] = (new, tuple(errs))
-        return errs
+        # A status write keeps the stored metadata object: nothing can have been added, decremented
+        # or changed; what is left is the validation of the object's own fields.
+        errs: list[FieldError] = []
+        if not new.resource_version:
+            errs.append(FieldError.invalid(f"{path}.resourceVersion", new.resource_version,
+                                           "must be specified for an update"))
+        return _object_meta_fields_errors(errs, new, path)
     return _object_meta_update_errors(new, old, path)
-
-
-_SAME_META_ERRORS: dict[tuple[int, str], tuple[Any, tuple[FieldError, ...]]] = {}
 
 
 def _object_meta_update_errors(new: Any, old: Any, path: str) -> list[FieldError]:
@@ -581,6 +574,12 @@ def _object_meta_update_errors(new: Any, old: Any, path: str) -> list[FieldError
                             ("deletion_grace_period_seconds", "deletionGracePeriodSeconds")):
         if getattr(new, attr) != getattr(old, attr):
             errs.append(FieldError.invalid(f"{path}.{json_name}", getattr(new, attr), FIELD_IMMUTABLE_ERROR_MSG))
+    return _object_meta_fields_errors(errs, new, path)
+
+
+def _object_meta_fields_errors(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
+    """The rest of ValidateObjectMetaUpdate: the new object's labels, annotations, owner references and
+    finalizers, appended to ``errs``."""
     errs.extend(validate_labels(new.labels, f"{path}.labels"))
     errs.extend(validate_annotations(new.annotations, f"{path}.annotations"))
     errs.extend(_validate_owner_references(new.owner_references, f"{path}.ownerReferences"))
