@@ -489,12 +489,20 @@ def validate_object_meta(meta: Any, path: str = "metadata", requires_namespace: 
 
 
 def _validate_owner_references(refs: tuple, path: str) -> list[FieldError]:
+    if not refs or refs is _LAST_VALID_OWNER_REFERENCES[0]:
+        return []  # (every version of an object shares its owner references: found by identity, unhashed)
     if _known(refs, _VALID_OWNER_REFERENCES):
+        _LAST_VALID_OWNER_REFERENCES[0] = refs
         return []
     errs = _owner_reference_errors(refs, path)
     if not errs:
         _remember(_VALID_OWNER_REFERENCES, refs)
+        _LAST_VALID_OWNER_REFERENCES[0] = refs
     return errs
+
+
+_LAST_VALID_OWNER_REFERENCES: list[tuple] = [()]
+"""The owner references found valid last (a tuple of frozen references: it cannot change)."""
 
 
 _VALID_OWNER_REFERENCES: set[tuple] = set()

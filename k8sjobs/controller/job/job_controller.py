@@ -1580,6 +1580,8 @@ class JobController:
 def clean_uncounted_pods_without_finalizers(status: Any, uids_with_finalizer: set[str]) -> tuple[Any, bool]:
     """Move UIDs whose pod lost its finalizer (or vanished) into the counters (mirrors cleanUncountedPodsWithoutFinalizers)."""
     unc = status.uncounted_terminated_pods or UncountedTerminatedPods()
+    if not unc.succeeded and not unc.failed:
+        return status, False  # (nothing uncounted: most syncs)
     keep_s = tuple(u for u in unc.succeeded if u in uids_with_finalizer)
     keep_f = tuple(u for u in unc.failed if u in uids_with_finalizer)
     if len(keep_s) == len(unc.succeeded) and len(keep_f) == len(unc.failed):
