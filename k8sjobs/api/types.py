@@ -650,11 +650,11 @@ def _fast_init(cls: type) -> Any:
     turns the new object into an unfrozen twin with the same slots (as :func:`evolve` builds its
     copies), fills it with plain attribute stores and turns it back: another third less for the
     big types (ObjectMeta, the specs and statuses, Event). An instance of a subclass (another
-    layout) takes the first way. A run builds hundreds of thousands of these objects.
+    layout) is built by the ``__init__`` that ``dataclass`` wrote. A run builds hundreds of thousands of these objects.
     """
     # (Helper names start with "_": a field may be called "type".)
     namespace: dict[str, Any] = {"_MISSING": _DC_MISSING, "_cls": cls, "_type": type, "_set_class": object.__setattr__}
-    params, slow, fast = [], [], []
+    params, slow, fast, forward = [], [], [], []
     for f in _dc_fields(cls):
         n = f.name
         namespace[f"_set_{n}"] = cls.__dict__[n].__set__
@@ -671,10 +671,13 @@ def _fast_init(cls: type) -> Any:
             value = n
         slow.append(f"    _set_{n}(self, {value})\n")
         fast.append(f"    self.{n} = {value}\n")
+        forward.append(f"{n}={value}")
     head = f"def __init__(self, {', '.join(params)}):\n"
     if len(fast) >= _TWIN_INIT_MIN_FIELDS:
         namespace["_twin"] = type(f"_{cls.__name__}Init", (), {"__slots__": cls.__slots__})
-        src = (head + "    if _type(self) is not _cls:\n" + "".join("    " + line for line in slow) + "        return\n"
+        namespace["_dataclass_init"] = cls.__init__
+        src = (head + "    if _type(self) is not _cls:\n"
+               + f"        return _dataclass_init(self, {', '.join(forward)})\n"
                + "    _set_class(self, '__class__', _twin)\n" + "".join(fast) + "    self.__class__ = _cls\n")
     else:
         src = head + "".join(slow or ["    pass\n"])
