@@ -427,10 +427,11 @@ class SpecSchedule(Schedule):
         # The answer depends only on the schedule, the whole second and the two zones: a controller
         # asks the same question several times per sync (mostRecentScheduleTime's t1 and t2, then
         # nextScheduleTimeDuration), and again at each sync until the next schedule time.
-        # Keyed by the zone's identity: equal fixed-offset zones may carry different names.
-        key = (self, unix, id(orig_zone))
+        # Keyed by the schedule's and the zone's identity (equal fixed-offset zones may carry different
+        # names; hashing the schedule's seven fields would cost more than the rest of a hit).
+        key = (id(self), unix, id(orig_zone))
         known = _NEXT_MEMO.get(key)
-        if known is not None and known[0] is orig_zone:
+        if known is not None and known[0] is orig_zone and known[2] is self:
             return known[1]
         zone = self.zone or orig_zone
         # The controller asks for the time after Go's zero time (year 1) only when a search found
@@ -441,7 +442,7 @@ class SpecSchedule(Schedule):
         answer = ZERO_TIME if found is None else _dt.datetime.fromtimestamp(found, orig_zone)
         if len(_NEXT_MEMO) >= _NEXT_MEMO_SIZE:
             _NEXT_MEMO.clear()
-        _NEXT_MEMO[key] = (orig_zone, answer)
+        _NEXT_MEMO[key] = (orig_zone, answer, self)
         return answer
 
     def _search(self, u: int, zone: _dt.tzinfo) -> int | None:
@@ -509,10 +510,10 @@ class SpecSchedule(Schedule):
             return u
 
 
-_NEXT_MEMO: dict[tuple[SpecSchedule, int, int], tuple[_dt.tzinfo | None, _dt.datetime]] = {}
-"""SpecSchedule.next's answers by (schedule, unix second, id of the zone of the time given), with that zone
-(checked by identity on a hit): a pure function, kept for the latest few thousand questions (cleared
-when full)."""
+_NEXT_MEMO: dict[tuple[int, int, int], tuple[_dt.tzinfo | None, _dt.datetime, SpecSchedule]] = {}
+"""SpecSchedule.next's answers by (id of the schedule, unix second, id of the zone of the time given), with
+that zone and that schedule (checked by identity on a hit; the entry keeps both alive, so their ids are not
+reused): a pure function, kept for the latest few thousand questions (cleared when full)."""
 _NEXT_MEMO_SIZE = 4096
 
 _WHOLE_MINUTE = _dt.timedelta(minutes=1)

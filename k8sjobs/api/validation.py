@@ -489,12 +489,20 @@ def validate_object_meta(meta: Any, path: str = "metadata", requires_namespace: 
 
 
 def _validate_owner_references(refs: tuple, path: str) -> list[FieldError]:
+    if not refs or refs is _LAST_VALID_OWNER_REFERENCES[0]:
+        return []  # (every version of an object shares its owner references: found by identity, unhashed)
     if _known(refs, _VALID_OWNER_REFERENCES):
+        _LAST_VALID_OWNER_REFERENCES[0] = refs
         return []
     errs = _owner_reference_errors(refs, path)
     if not errs:
         _remember(_VALID_OWNER_REFERENCES, refs)
+        _LAST_VALID_OWNER_REFERENCES[0] = refs
     return errs
+
+
+_LAST_VALID_OWNER_REFERENCES: list[tuple] = [()]
+"""The owner references found valid last (a tuple of frozen references: it cannot change)."""
 
 
 _VALID_OWNER_REFERENCES: set[tuple] = set()
@@ -544,6 +552,18 @@ def _validate_finalizers(finalizers: tuple[str, ...], path: str) -> list[FieldEr
 
 def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> list[FieldError]:
     """ValidateObjectMetaUpdate."""
+    if new is old:
+        # A status write keeps the stored metadata object: nothing can have been added, decremented
+        # or changed; what is left is the validation of the object's own fields.
+        errs: list[FieldError] = []
+        if not new.resource_version:
+            errs.append(FieldError.invalid(f"{path}.resourceVersion", new.resource_version,
+                                           "must be specified for an update"))
+        return _object_meta_fields_errors(errs, new, path)
+    return _object_meta_update_errors(new, old, path)
+
+
+def _object_meta_update_errors(new: Any, old: Any, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     if old.deletion_timestamp is not None:
         added = [f for f in new.finalizers if f not in old.finalizers]
@@ -562,6 +582,12 @@ def validate_object_meta_update(new: Any, old: Any, path: str = "metadata") -> l
                             ("deletion_grace_period_seconds", "deletionGracePeriodSeconds")):
         if getattr(new, attr) != getattr(old, attr):
             errs.append(FieldError.invalid(f"{path}.{json_name}", getattr(new, attr), FIELD_IMMUTABLE_ERROR_MSG))
+    return _object_meta_fields_errors(errs, new, path)
+
+
+def _object_meta_fields_errors(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
+    """The rest of ValidateObjectMetaUpdate: the new object's labels, annotations, owner references and
+    finalizers, appended to ``errs``."""
     errs.extend(validate_labels(new.labels, f"{path}.labels"))
     errs.extend(validate_annotations(new.annotations, f"{path}.annotations"))
     errs.extend(_validate_owner_references(new.owner_references, f"{path}.ownerReferences"))
@@ -2084,8 +2110,10 @@ def _indexes_overlap(completed: str, failed: str, completions: int) -> str | Non
     return None
 
 
-def validate_job_status(job: Job, opts: JobStatusValidationOptions, path: str = "status") -> list[FieldError]:
-    """validateJobStatus: counters, uncounted pods and the consistency rules the options turn on."""
+def validate_job_status(job: Job, opts: JobStatusValidationOptions, path: str = "status",
+                        true: set[str] | None = None) -> list[FieldError]:
+    """validateJobStatus: counters, uncounted pods and the consistency rules the options turn on
+    (``true``: the status's :func:`_true_conditions`, when the caller has them)."""
     status, spec = job.status, job.spec
     errs: list[FieldError] = []
     # (validate_nonnegative is called only for a negative counter: it finds nothing in the others,
@@ -2112,7 +2140,8 @@ def validate_job_status(job: Job, opts: JobStatusValidationOptions, path: str = 
                     errs.append(FieldError.duplicate(p, uid))
                 else:
                     seen.add(uid)
-    true = _true_conditions(status)
+    if true is None:
+        true = _true_conditions(status)
     complete = JobConditionType.COMPLETE in true
     failed = JobConditionType.FAILED in true
     failure_target = JobConditionType.FAILURE_TARGET in true
@@ -2200,11 +2229,15 @@ def _uncounted_form(u: UncountedTerminatedPods | None) -> tuple[tuple[str, ...],
     return None if u is None else (tuple(u.succeeded or ()), tuple(u.failed or ()))
 
 
-def status_validation_options(new: Job, old: Job) -> JobStatusValidationOptions:
-    """getStatusValidationOptions with JobManagedBy GA: each rule runs when its fields change."""
+def status_validation_options(new: Job, old: Job, true_conditions: tuple[set[str], set[str]] | None = None
+                              ) -> JobStatusValidationOptions:
+    """getStatusValidationOptions with JobManagedBy GA: each rule runs when its fields change.
+
+    ``true_conditions``: the old and the new status's :func:`_true_conditions`, when the caller has them.
+    """
     ns, os_ = new.status, old.status
     indexed = (new.spec.completion_mode or CompletionMode.NON_INDEXED) == CompletionMode.INDEXED
-    old_true, new_true = _true_conditions(os_), _true_conditions(ns)
+    old_true, new_true = true_conditions or (_true_conditions(os_), _true_conditions(ns))
     complete, failed = JobConditionType.COMPLETE, JobConditionType.FAILED
     finished_changed = (complete in old_true or failed in old_true) != (complete in new_true or failed in new_true)
     complete_changed = (complete in old_true) != (complete in new_true)
@@ -2264,11 +2297,11 @@ _STATUS_OPTIONS: dict[tuple[bool, ...], JobStatusValidationOptions] = {}
 
 def validate_job_status_update(new: Job, old: Job, opts: JobStatusValidationOptions | None = None) -> list[FieldError]:
     """ValidateJobUpdateStatus: metadata update rules, then ValidateJobStatusUpdate."""
-    opts = opts or status_validation_options(new, old)
-    errs = validate_object_meta_update(new.metadata, old.metadata, "metadata")
-    errs.extend(validate_job_status(new, opts, "status"))
     ns, os_ = new.status, old.status
     old_true, new_true = _true_conditions(os_), _true_conditions(ns)
+    opts = opts or status_validation_options(new, old, (old_true, new_true))
+    errs = validate_object_meta_update(new.metadata, old.metadata, "metadata")
+    errs.extend(validate_job_status(new, opts, "status", new_true))
     cond_path = "status.conditions"
     if opts.reject_disabling_terminal_condition:
         for ctype in (JobConditionType.FAILED, JobConditionType.COMPLETE, JobConditionType.FAILURE_TARGET):

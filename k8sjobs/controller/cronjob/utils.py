@@ -203,33 +203,38 @@ def most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule
     deadline = cj.spec.starting_deadline_seconds if include_starting_deadline_seconds else None
     # A pure function of these: a sync asks twice (nextScheduleTime, then nextScheduleTimeDuration),
     # and without a deadline both questions are the same. The zone is compared by identity.
-    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), schedule, origin)
+    # The schedule by identity too (its entry keeps it alive): hashing its fields costs more than a hit.
+    key = (cj.metadata.creation_timestamp, cj.status.last_schedule_time, deadline, now, id(zone), id(schedule), origin)
     known = _MOST_RECENT.get(key)
-    if known is not None and known[0] is zone:
+    if known is not None and known[0] is zone and known[2] is schedule:
         return known[1]
     answer = _most_recent_schedule_time(cj, now, schedule, deadline, origin)
     if len(_MOST_RECENT) >= 64:
         _MOST_RECENT.clear()
-    _MOST_RECENT[key] = (zone, answer)
+    _MOST_RECENT[key] = (zone, answer, schedule)
     return answer
 
 
-_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent]] = {}
+_MOST_RECENT: dict[tuple, tuple[_dt.tzinfo | None, MostRecent, Schedule]] = {}
 
 
 def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
                                deadline: int | None, origin: float = 0.0) -> MostRecent:
     zone = now.tzinfo
-    earliest = to_time(cj.metadata.creation_timestamp, zone, origin)
-    if cj.status.last_schedule_time is not None:
-        earliest = to_time(cj.status.last_schedule_time, zone, origin)
-    if deadline is not None:
+    if deadline is None:
+        # Without a deadline the search start and its first two schedule times do not depend on
+        # now: every sync until the next schedule time asks for the same three times.
+        earliest, t1, t2 = _first_times(cj.metadata.creation_timestamp, cj.status.last_schedule_time, zone,
+                                        schedule, origin)
+    else:
+        earliest = to_time(cj.metadata.creation_timestamp, zone, origin)
+        if cj.status.last_schedule_time is not None:
+            earliest = to_time(cj.status.last_schedule_time, zone, origin)
         scheduling_deadline = now - _dt.timedelta(seconds=deadline)
         if scheduling_deadline > earliest:
             earliest = scheduling_deadline
-
-    t1 = _next(schedule, earliest)
-    t2 = _next(schedule, t1)
+        t1 = _next(schedule, earliest)
+        t2 = _next(schedule, t1)
     if now < t1:
         return MostRecent(earliest, None, MissedSchedules.NONE, None)
     if now < t2:
@@ -255,6 +260,27 @@ def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedul
     elif missed_count > 0:
         missed = MissedSchedules.FEW
     return MostRecent(earliest, most_recent, missed, None, missed_count)
+
+
+def _first_times(created: float | None, last: float | None, zone: Any, schedule: Schedule,
+                 origin: float) -> tuple[_dt.datetime, _dt.datetime, _dt.datetime]:
+    """(earliest, t1, t2) of mostRecentScheduleTime without a deadline: the search start (lastScheduleTime,
+    else creationTimestamp) and the next two schedule times after it (a pure function of these, kept for the
+    latest few questions; the zone and the schedule by identity, kept alive by their entry)."""
+    key = (created, last, id(zone), id(schedule), origin)
+    known = _FIRST_TIMES.get(key)
+    if known is not None and known[0] is zone and known[1] is schedule:
+        return known[2]
+    earliest = to_time(created if last is None else last, zone, origin)
+    t1 = _next(schedule, earliest)
+    answer = (earliest, t1, _next(schedule, t1))
+    if len(_FIRST_TIMES) >= 64:
+        _FIRST_TIMES.clear()
+    _FIRST_TIMES[key] = (zone, schedule, answer)
+    return answer
+
+
+_FIRST_TIMES: dict[tuple, tuple[Any, Schedule, tuple[_dt.datetime, _dt.datetime, _dt.datetime]]] = {}
 
 
 def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedule, origin: float = 0.0) -> float:
@@ -313,9 +339,13 @@ def copy_annotations(template: JobTemplateSpec) -> dict[str, str]:
     return dict(template.metadata.annotations)
 
 
+_UNIX_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+_ONE_SECOND = _dt.timedelta(seconds=1)
+
+
 def get_time_hash_in_minutes(scheduled: _dt.datetime) -> int:
     """Unix seconds of the scheduled time / 60, as Go's integer division (mirrors getTimeHashInMinutes in utils.go)."""
-    unix = int((scheduled - _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)) // _dt.timedelta(seconds=1))
+    unix = int((scheduled - _UNIX_EPOCH) // _ONE_SECOND)
     return unix // 60 if unix >= 0 else -((-unix) // 60)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from k8sjobs.api.types import Pod, evolve
+from k8sjobs.api.types import Pod
 from k8sjobs.controller.job.indexed_job_utils import get_index_absolute_failure_count
 from k8sjobs.controller.pod_util import get_finished_time
 
@@ -192,7 +192,9 @@ class BackoffStore:
         podFailurePolicy rule ignores.
         """
         stored = self._records.get(key)
-        record = BackoffRecord(key) if stored is None else evolve(stored)
+        record = BackoffRecord(key) if stored is None else stored  # frozen: the stored record itself
+        if not new_succeeded_pods and not new_failed_pods:
+            return record  # (most syncs see no newly finished pod)
         succeeded = _sorted_by_finished_time(new_succeeded_pods)
         failed = _sorted_by_finished_time(new_failed_pods)
         if not succeeded:

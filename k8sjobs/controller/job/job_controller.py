@@ -1419,8 +1419,11 @@ class JobController:
                 reached_max = True
                 self._say("track.cap", job=key, cap=MAX_UNCOUNTED_PODS)
                 break
-        status = evolve(status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded),
-                                                                                    tuple(unc_failed)))
+        if (len(unc_succeeded) != len(unc.succeeded) or len(unc_failed) != len(unc.failed)
+                or type(unc.succeeded) is not tuple or type(unc.failed) is not tuple):
+            # (The lists are only appended to: the same lengths are the same UIDs, and most syncs add none.)
+            status = evolve(status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded),
+                                                                                        tuple(unc_failed)))
         if indexed:
             ctx.succeeded_indexes = ctx.succeeded_indexes.with_ordered_indexes(sorted(new_succeeded_indexes))
             text = str(ctx.succeeded_indexes)
@@ -1448,7 +1451,8 @@ class JobController:
                 self._say("condition.success_criteria_met", job=key, message=fc.message, reason_code=fc.reason)
             ctx.finished_condition = fc = new_condition(JobConditionType.COMPLETE, ConditionStatus.TRUE, fc.reason,
                                                         fc.message, now)
-        ctx.job = evolve(job, status=status)
+        if status is not job.status:
+            ctx.job = evolve(job, status=status)
         needs_flush, err = self.flush_uncounted_and_remove_finalizers(ctx, to_remove, uids_with_finalizer,
                                                                        needs_flush)
         if err is not None:
@@ -1576,6 +1580,8 @@ class JobController:
 def clean_uncounted_pods_without_finalizers(status: Any, uids_with_finalizer: set[str]) -> tuple[Any, bool]:
     """Move UIDs whose pod lost its finalizer (or vanished) into the counters (mirrors cleanUncountedPodsWithoutFinalizers)."""
     unc = status.uncounted_terminated_pods or UncountedTerminatedPods()
+    if not unc.succeeded and not unc.failed:
+        return status, False  # (nothing uncounted: most syncs)
     keep_s = tuple(u for u in unc.succeeded if u in uids_with_finalizer)
     keep_f = tuple(u for u in unc.failed if u in uids_with_finalizer)
     if len(keep_s) == len(unc.succeeded) and len(keep_f) == len(unc.failed):
