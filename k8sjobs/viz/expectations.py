@@ -24,7 +24,6 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import Cycle
 
 from ._common import (
-    HIGHLIGHT,
     INK,
     LEGEND_BOTTOM,
     MUTED,
@@ -32,6 +31,7 @@ from ._common import (
     cycle_word,
     job_ref,
     make_figure,
+    now_line,
     plural,
     resolve,
     secs,
@@ -206,10 +206,13 @@ def figure(trace: Trace, cycle: int):
     notes: list[dict[str, Any]] = []
     right = x_end(t)
     if cur is not None:
-        shapes.append({"type": "line", "xref": "x", "yref": "paper", "x0": t, "x1": t, "y0": 0, "y1": 1,
-                       "line": {"color": INK, "width": 2.5, "dash": "dash"}, "layer": "above"})
-        notes.append({"x": t, "y": 1.0, "xref": "x", "yref": "paper", "text": "<b>" + _("cycle {cycle}").format(cycle=k) + "</b>",
-                      "showarrow": False, "yanchor": "bottom", "xanchor": "left", "bgcolor": HIGHLIGHT})
+        line, note = now_line(t, _("cycle {cycle}").format(cycle=k), right=right * 1.05)
+        # inside the upper plot, under its top edge: above it stands "creations expected", which a
+        # label at cycle 1 (t=0) covered; now_line turns the label left of the line in the right part
+        # of the axis, where it was cut at the figure's edge (a half-width figure in Chinese: 19 px)
+        note.update(y=0.97, yanchor="top")
+        shapes.append(line)
+        notes.append(note)
         r = rows[-1]
         if r.expires_at is not None:
             if r.expires_at <= right * 1.05:
@@ -237,13 +240,22 @@ def figure(trace: Trace, cycle: int):
         "xaxis": {"anchor": "y", "range": [0, right * 1.05], "showticklabels": True},
         "xaxis2": {"anchor": "y2", "matches": "x", "title": {"text": _("time since the Job was created (s)")}},
         "yaxis": {"domain": [0.56, 0.97], "range": [ymin_c - 0.5, ymax_c * 1.15 + 0.5],
-                  "title": {"text": pgettext("axis title", "pods")}},
+                  "title": {"text": pgettext("axis title", "pods")}, **pod_ticks(ymin_c, ymax_c)},
         "yaxis2": {"domain": [0.0, 0.41], "range": [ymin_d - 0.5, ymax_d * 1.15 + 0.5],
-                   "title": {"text": pgettext("axis title", "pods")}},
+                   "title": {"text": pgettext("axis title", "pods")}, **pod_ticks(ymin_d, ymax_d)},
         "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
     }
     return make_figure(data, layout, view=VIEW)
+
+
+def pod_ticks(low: int, high: int, most: int = 4) -> dict[str, Any]:
+    """Whole-pod ticks from ``low`` to ``high``, at most about ``most`` + 1 of them: an expectation
+    counts pods, so no ``0.5``, and no ``−0.5`` in the corner where the x axis writes its own 0."""
+    step = next((s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if (high - low) / s <= most),
+                10_000)
+    first = -(-low // step) * step if low >= 0 else (low // step) * step
+    return {"tickmode": "array", "tickvals": list(range(first, high + 1, step))}
 
 
 def text(trace: Trace, cycle: int) -> str:

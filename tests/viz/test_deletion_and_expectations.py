@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import viz_scenarios as S
 
 from k8sjobs import viz
@@ -146,3 +147,27 @@ def test_a_row_is_as_tall_as_its_most_wrapped_cell_so_no_row_is_cut_off():
     rows = [[col[i] for col in cols] for i in range(len(cols[0]))]
     assert any(r[-1].count("<br>") >= 2 for r in rows), "some sentence takes several lines"
     assert fig.layout.height >= sum(deletion._row_height(r) for r in rows) + fig.layout.margin.t
+
+
+@pytest.mark.parametrize("low, high, ticks", [
+    (0, 1, [0, 1]),
+    (0, 2, [0, 1, 2]),
+    (0, 7, [0, 2, 4, 6]),
+    (-1, 3, [-1, 0, 1, 2, 3]),
+    (0, 20, [0, 5, 10, 15, 20]),
+    (0, 1000, [0, 500, 1000]),
+])
+def test_the_expectation_axes_tick_whole_pods_only(low, high, ticks):
+    assert expectations.pod_ticks(low, high) == {"tickmode": "array", "tickvals": ticks}
+
+
+def test_the_cycle_label_stands_inside_the_upper_plot_and_turns_left_in_the_right_part_of_the_axis():
+    # Above the plot stands "creations expected" (the label of cycle 1, at t=0, covered it), and at the
+    # right edge a label drawn rightwards of the line was cut off (19 px of a half-width Chinese figure).
+    trace = S.lag().trace
+    last = len(trace.cycles)
+    for cycle, anchor in ((1, "left"), (last, "right")):
+        fig = viz.figure("expectations", trace, cycle)
+        label = next(a for a in fig.layout.annotations if a.text == f"<b>cycle {cycle}</b>")
+        assert (label.y, label.yanchor, label.xanchor) == (0.97, "top", anchor), cycle
+        assert fig.layout.yaxis.tickvals and all(isinstance(v, int) for v in fig.layout.yaxis.tickvals)
