@@ -18,10 +18,21 @@ from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import EventRecord
 from k8sjobs.trace.text import human_duration
 
-from ._common import HIGHLIGHT, INK, cycle_word, job_ref, make_figure, plural, resolve, table, title
+from ._common import (
+    FIGURE_PX,
+    HIGHLIGHT,
+    INK,
+    cycle_word,
+    job_ref,
+    make_figure,
+    plural,
+    resolve,
+    table,
+    title,
+)
 
 VIEW = "events"
-FITS_WIDTH = False
+FITS_WIDTH = True
 KINDS = ("Job", "CronJob")
 """A Job's events (``kubectl describe job``) or a CronJob's (``kubectl describe cronjob``)."""
 MAX_ROWS = 100
@@ -80,8 +91,73 @@ def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: 
     return main, sub
 
 
-def figure(trace: Trace, cycle: int):
-    """The Events block after ``cycle`` as a table."""
+MONO_EM = 0.602
+"""The advance of DejaVu Sans Mono, the cells' font, in em: every character takes the same width."""
+CELL_FONT = 11
+CELL_PAD_PX = 16
+"""Room plotly keeps around a cell's text (8 px before it, a few after), with a little to spare."""
+MESSAGE_MIN_PX = 200
+"""The narrowest the Message column gets in the wide layout; below that the figure stacks columns."""
+STACK_BELOW_PX = 600
+"""Figures narrower than this (a half-width pane) stack Type over Reason and From over Message."""
+
+
+def _bare(text: str) -> str:
+    return text.replace("<b>", "").replace("</b>", "")
+
+
+def _mono_px(text: str) -> float:
+    """Pixels of the widest line of a cell's ``text`` in the cells' monospaced font."""
+    return max(len(_bare(line)) for line in text.split("<br>")) * MONO_EM * CELL_FONT
+
+
+def _wrap(text: str, px: float) -> str:
+    """``text`` wrapped to ``px`` pixels of monospaced cells (plotly breaks a cell only at a space, so a
+    pod's long name ran out of its column): at spaces, and inside a word longer than the line."""
+    import textwrap
+
+    chars = max(6, int((px - CELL_PAD_PX) // (MONO_EM * CELL_FONT)))
+    return "<br>".join(textwrap.wrap(text, chars, break_long_words=True, break_on_hyphens=False)) or text
+
+
+def _row_px(cells: list[str], first_line: int = 23) -> int:
+    """Pixels of one row as plotly draws it (``first_line`` for one line, 19 more for each further
+    line; measured in Chromium): the cell of the most lines decides, so no row is cut off."""
+    return first_line + 19 * max(v.count("<br>") for v in cells)
+
+
+def layout_columns(heads: list[str], cols: list[list[str]], width_px: float) -> tuple[list[str], list[list[str]],
+                                                                                        list[float]]:
+    """(heads, columns, widths in px) of the table in a figure ``width_px`` wide.
+
+    Wide: kubectl's five columns, the first four as wide as their widest cell, Message the rest (its
+    cells wrapped to it). Narrow (below :data:`STACK_BELOW_PX`): three columns, Type over Reason,
+    Age, and From over Message, so every word shows in a half-width pane.
+    """
+    room = width_px - 20  # the figure's margins
+
+    def fit(col: list[str], head: str) -> float:
+        return max([_mono_px(v) for v in col] + [_mono_px(head)]) + CELL_PAD_PX
+
+    if width_px >= STACK_BELOW_PX:
+        widths = [fit(col, h) for h, col in zip(heads[:-1], cols[:-1])]
+        rest = max(room - sum(widths), MESSAGE_MIN_PX)
+        if room - sum(widths) >= MESSAGE_MIN_PX:
+            return ([f"<b>{h}</b>" for h in heads], cols[:-1] + [[_wrap(v, rest) for v in cols[-1]]],
+                    widths + [rest])
+    typ, reason, age, source, message = cols
+    first = [f"{a}<br>{b}" for a, b in zip(typ, reason)]
+    w_first = fit(first, "Type")
+    w_age = min(fit(age, "Age"), 0.22 * room)
+    w_last = room - w_first - w_age
+    last = [f"{a}<br>{_wrap(b, w_last)}" if a else _wrap(b, w_last) for a, b in zip(source, message)]
+    ages = [_wrap(v, w_age) for v in age]
+    return (["<b>Type</b><br><b>Reason</b>", "<b>Age</b>", "<b>From</b><br><b>Message</b>"],
+            [first, ages, last], [w_first, w_age, w_last])
+
+
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The Events block after ``cycle`` as a table, laid out for a figure ``width_px`` wide."""
     k, t, _c = resolve(trace, cycle)
     rs, total, dropped = rows(trace, k)
     main, sub = _titles(trace, k, t, rs, total, dropped)
@@ -101,15 +177,18 @@ def figure(trace: Trace, cycle: int):
         for i, v in enumerate(["<none>", "", "", "", ""]):
             cols[i].append(v)
         fills.append("#FFFFFF")
+    shown_heads, shown, widths = layout_columns(heads, cols, width_px)
     data: list[dict[str, Any]] = [{
-        "type": "table", "columnwidth": [70, 170, 150, 110, 520],
-        "header": {"values": [f"<b>{h}</b>" for h in heads], "align": "left", "fill": {"color": "#DDDDDD"},
+        "type": "table", "columnwidth": widths,
+        "header": {"values": shown_heads, "align": "left", "fill": {"color": "#DDDDDD"},
                    "line": {"color": INK, "width": 1}},
-        "cells": {"values": cols, "align": "left", "fill": {"color": [fills] * len(heads)},
+        "cells": {"values": shown, "align": "left", "fill": {"color": [fills] * len(shown)},
                   "line": {"color": "#999999", "width": 1}, "font": {"family": "DejaVu Sans Mono, monospace",
-                                                                    "size": 11}, "height": 22},
+                                                                    "size": CELL_FONT}, "height": 22},
     }]
-    layout = {"title": title(main, sub), "height": min(900, 24 * max(len(cols[0]), 1) + 190),
+    rows_px = sum(_row_px([col[i] for col in shown]) for i in range(len(shown[0])))
+    header_px = _row_px(shown_heads, first_line=28)
+    layout = {"title": title(main, sub, width_px=width_px), "height": min(1400, rows_px + header_px + 130),
               "margin": {"t": 105, "l": 10, "r": 10, "b": 10}}
     return make_figure(data, layout, view=VIEW)
 
