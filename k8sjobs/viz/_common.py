@@ -305,6 +305,12 @@ def narrow_titles(fig: go.Figure) -> go.Figure:
         fig.layout.margin.t = top + extra
         if height is not None:
             fig.layout.height = height + extra
+    # an empty figure's centred note, one line across the plot: plotly would cut it at a pane's edge
+    margin = (fig.layout.margin.l or 0) + (fig.layout.margin.r or 0)
+    for note in fig.layout.annotations or ():
+        if note.name == EMPTY_NOTE and note.text:
+            size = note.font.size or 13
+            note.text = "<br>".join(wrap_px(join_lines(note.text.split("<br>")), NARROW_FIGURE_PX - margin - 10, size))
     fit_legend(fig, NARROW_FIGURE_PX)
     return fig
 
@@ -433,7 +439,11 @@ def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:
         "title": title(main, sub), "height": 260, "margin": {"t": 90, "l": 40, "r": 40, "b": 30},
         "xaxis": {"visible": False}, "yaxis": {"visible": False},
         "annotations": [{"text": sub or main, "showarrow": False, "xref": "paper", "yref": "paper",
-                         "x": 0.5, "y": 0.4, "font": {"size": 13, "color": MUTED}}]}, view=view)
+                         "x": 0.5, "y": 0.4, "font": {"size": 13, "color": MUTED}, "name": EMPTY_NOTE}]}, view=view)
+
+
+EMPTY_NOTE = "empty-note"
+"""The name of an empty figure's centred note (:func:`narrow_titles` wraps it for a half-width pane)."""
 
 
 def figure_title(fig: go.Figure) -> str:

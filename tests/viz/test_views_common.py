@@ -276,3 +276,25 @@ def test_each_view_says_which_kinds_of_trace_it_shows():
     assert "cluster" in viz.views_for("CronJob") and "cluster" in viz.views_for("Job")
     assert "timeline" not in viz.views_for("CronJob")
     assert viz.views_for("Pod") == ()
+
+
+def test_an_empty_figures_note_is_wrapped_to_a_half_width_pane():
+    # "no scale-down yet: the controller has not had more active pods than it wanted" ran 66 px past a
+    # 380 px pane's edge in one line (Chromium, tools/views_in_chromium.py)
+    found = []
+    for name in ("backoff", "quota"):
+        trace = S.ALL[name]().trace
+        for view in viz.VIEWS:
+            for k in (0, 1):
+                if trace.kind not in viz.REGISTRY[view].kinds:
+                    continue
+                narrow = viz.figure(view, trace, k, narrow=True)
+                notes = [a for a in narrow.layout.annotations if a.name == "empty-note"]
+                if notes:
+                    wide = viz.figure(view, trace, k)
+                    found.append((view, notes[0], next(a for a in wide.layout.annotations if a.name == "empty-note"),
+                                  NARROW_FIGURE_PX - narrow.layout.margin.l - narrow.layout.margin.r))
+    assert {view for view, *_ in found} >= {"slow_start", "deletion"}, [view for view, *_ in found]
+    for view, note, wide_note, room in found:
+        assert all(text_px(line, 13) <= room for line in note.text.split("<br>")), (view, note.text)
+        assert join_lines(note.text.split("<br>")) == wide_note.text, view
