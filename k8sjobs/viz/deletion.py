@@ -43,7 +43,7 @@ from ._common import (
 )
 
 VIEW = "deletion"
-FITS_WIDTH = False
+FITS_WIDTH = True
 
 COLUMN_CONTEXT = "deletion-order column"
 """The gettext context of the column titles: "ready" is a yes/no column here (a legend elsewhere),
@@ -261,8 +261,9 @@ def _row_height(cells: list[str]) -> int:
     return 12 + 16 * max(v.count("<br>") + 1 for v in cells)
 
 
-def figure(trace: Trace, cycle: int):
-    """The deletion ranking of the latest scale-down at or before ``cycle``, as a table."""
+def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
+    """The deletion ranking of the latest scale-down at or before ``cycle``, as a table laid out for a
+    figure ``width_px`` wide (below :data:`STACK_BELOW_PX`, :func:`narrow_table`'s four columns)."""
     k, t, _c = resolve(trace, cycle)
     c = _pick(trace, k)
     if c is None:
@@ -278,8 +279,10 @@ def figure(trace: Trace, cycle: int):
     ncols = len(heads)
     cols: list[list[str]] = [[] for _h in heads]
     fills: list[list[str]] = [[] for _h in heads]
+    deciding: list[int | None] = []  # per row, the column of the rule that decided (None: none or "not shown")
     for item in vis:
         if isinstance(item, int):
+            deciding.append(None)
             cells = ["…", _("… {pods} not shown …").format(pods=plural(item, "pod"))] + [""] * (ncols - 2)
             for i, v in enumerate(cells):
                 cols[i].append(v)
@@ -310,6 +313,10 @@ def figure(trace: Trace, cycle: int):
         for i, v in enumerate(cells):
             cols[i].append(v)
             fills[i].append(HIGHLIGHT if i in lit else row_fill)
+        deciding.append(next(iter(lit), None))
+    if width_px < STACK_BELOW_PX:
+        heads, cols, fills, widths = narrow_table(heads, cols, fills, deciding, r.indexed, width_px)
+        return _table_figure(main, sub, heads, cols, fills, widths, width_px)
     # Every column but the last (why: sentences) holds short values that must not wrap.
     heads = [f"<b>{h.replace(' ', NBSP)}</b>" for h in heads[:-1]] + [f"<b>{heads[-1]}</b>"]
     cols = [[_glue(v) for v in col] for col in cols[:-1]] + cols[-1:]
@@ -323,6 +330,11 @@ def figure(trace: Trace, cycle: int):
             cols[i] = ["<br>".join(wrap_px(v, room, 11)) or v for v in col]
         elif i == 1:
             cols[i] = ["<br>".join(wrap_px(v, room, 11)) if v.startswith("…") else v for v in col]
+    return _table_figure(main, sub, heads, cols, fills, widths, width_px)
+
+
+def _table_figure(main: str, sub: str, heads: list[str], cols: list[list[str]], fills: list[list[str]],
+                  widths: list[float], width_px: float) -> Any:
     data: list[dict[str, Any]] = [{
         "type": "table", "columnwidth": widths,
         "header": {"values": heads, "fill": {"color": "#DDDDDD"},
@@ -331,9 +343,57 @@ def figure(trace: Trace, cycle: int):
                   "align": "left", "font": {"size": 11}, "height": 24},
     }]
     rows_px = sum(_row_height([col[i] for col in cols]) for i in range(len(cols[0])))
-    layout = {"title": title(main, sub), "height": min(1400, rows_px + 60 + 140),
+    head_px = 16 * max(h.count("<br>") for h in heads)
+    layout = {"title": title(main, sub, width_px=width_px), "height": min(1400, rows_px + head_px + 60 + 140),
               "margin": {"t": 105, "l": 10, "r": 10, "b": 10}}
     return make_figure(data, layout, view=VIEW)
+
+
+STACK_BELOW_PX = 600
+"""Figures narrower than this (a half-width pane) show :func:`narrow_table`'s four columns."""
+
+
+def _bare(text: str) -> str:
+    return text.replace("<b>", "").replace("</b>", "").replace(f"{MARK} ", "").strip()
+
+
+def narrow_table(heads: list[str], cols: list[list[str]], fills: list[list[str]], deciding: list[int | None],
+                 indexed: bool, width_px: float) -> tuple[list[str], list[list[str]], list[list[str]], list[float]]:
+    """The ranking in four columns for a half-width pane: #, pod (and its index), verdict, and what
+    decided (the deciding pod fact, marked, over the rule's sentence). The six facts of the wide table
+    do not fit there; the text twin and the full-width figure keep them all."""
+    n = len(cols[0])
+    pos, pods, verdicts, decided, lit = [], [], [], [], []
+    for i in range(n):
+        j = deciding[i]
+        pod = cols[1][i]
+        if indexed and cols[2][i]:
+            pod += f"<br>{heads[2]} {_bare(cols[2][i])}"
+        pos.append(cols[0][i])
+        pods.append(pod)
+        verdicts.append(cols[-2][i])
+        why = cols[-1][i]
+        if j is not None and j >= 2 + int(indexed):
+            fact = f"<b>{MARK}{NBSP}{heads[j]}: {_bare(cols[j][i])}</b>"
+            decided.append(f"{fact}<br>{why}" if why else fact)
+        else:
+            decided.append(why)
+        lit.append(j)
+    room = width_px - 20  # the figure's margins
+    new_heads = [f"<b>{h.replace(' ', NBSP)}</b>" for h in (heads[0], heads[1], heads[-2])] + [f"<b>{heads[-1]}</b>"]
+    short = [[_glue(v) for v in col] for col in (pos, pods, verdicts)]
+    widths = [max(column_px([h], 12), column_px([line for v in col for line in v.split("<br>")], 11))
+              for h, col in zip(new_heads[:3], short)]
+    last = max(room - sum(widths), WHY_MIN_PX / 2)
+    widths.append(last)
+    text_room = last - CELL_PAD_PX
+    new_heads[-1] = "<br>".join(wrap_px(new_heads[-1], text_room, 12 * 1.1)) or new_heads[-1]
+    wrapped = ["<br>".join("<br>".join(wrap_px(part, text_room, 11)) or part for part in v.split("<br>"))
+               for v in decided]
+    row_fills = fills[-1]
+    new_fills = [row_fills[:], [HIGHLIGHT if lit[i] == 1 else row_fills[i] for i in range(n)], row_fills[:],
+                 [HIGHLIGHT if lit[i] is not None and lit[i] != 1 else row_fills[i] for i in range(n)]]
+    return new_heads, short + [wrapped], new_fills, widths
 
 
 def text(trace: Trace, cycle: int) -> str:

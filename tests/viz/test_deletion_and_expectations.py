@@ -171,3 +171,21 @@ def test_the_cycle_label_stands_inside_the_upper_plot_and_turns_left_in_the_righ
         label = next(a for a in fig.layout.annotations if a.text == f"<b>cycle {cycle}</b>")
         assert (label.y, label.yanchor, label.xanchor) == (0.97, "top", anchor), cycle
         assert fig.layout.yaxis.tickvals and all(isinstance(v, int) for v in fig.layout.yaxis.tickvals)
+
+
+def test_in_a_half_width_pane_the_ranking_shows_pod_verdict_and_the_deciding_fact_over_its_rule():
+    # Eight columns scaled into 360 px cut every value ("Run", "是", "shrink-"); four fit, the deciding
+    # fact marked and highlighted over the rule's sentence. The other facts stay in the text twin.
+    trace = S.scale_down().trace
+    k = len(trace.cycles)
+    wide, narrow = viz.figure("deletion", trace, k), viz.figure("deletion", trace, k, narrow=True)
+    w, n = wide.data[0], narrow.data[0]
+    assert [h.replace("\xa0", " ") for h in n.header.values][:3] == ["<b>#</b>", "<b>pod</b>", "<b>verdict</b>"]
+    assert sum(n.columnwidth) <= 360 + 0.01
+    assert [v.split("<br>")[0] for v in n.cells.values[1]] == list(w.cells.values[1])
+    assert list(n.cells.values[2]) == list(w.cells.values[-2])
+    first = n.cells.values[3][0]
+    assert first.startswith("<b>◆\xa0ready since: ") and "recently-ready-first:" in first
+    assert n.cells.fill.color[3][0] == HIGHLIGHT
+    for col, width in zip(n.cells.values[:3], n.columnwidth[:3]):
+        assert all(deletion.column_px([line], 11) <= width + 0.01 for v in col for line in v.split("<br>"))

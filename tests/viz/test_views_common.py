@@ -222,7 +222,8 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
     # (the hover keeps them whole): the same marks on the same rows, with the same hovers.
     # The events view stacks Type over Reason and From over Message in a narrow pane: the same words
     # row by row (wrapped), in fewer, taller columns.
-    drop = {"x", "text"} if view == "ownership" else {"cells", "header", "columnwidth"} if view == "events" else set()
+    drop = {"x", "text"} if view == "ownership" else \
+        {"cells", "header", "columnwidth"} if view in ("events", "deletion") else set()
     assert ([{k: v for k, v in tr.items() if k not in drop} for tr in _names_joined(narrow.to_dict()["data"])]
             == [{k: v for k, v in tr.items() if k not in drop} for tr in wide.to_dict()["data"]])
     if view == "events":
@@ -231,6 +232,11 @@ def test_a_narrow_figure_wraps_its_titles_short_and_grows_by_the_lines_it_adds(v
             return [re.sub(r"<br>|<b>|</b>|\s", "", "".join(col[i] for col in cols)) for i in range(len(cols[0]))]
         assert words(narrow) == words(wide) and len(narrow.data[0].cells.values) == 3
         return  # its height follows its rows' lines (tests/viz/test_events_layout.py)
+    if view == "deletion" and wide.data:
+        # four columns in a pane: #, pod, verdict and what decided (tests/viz/test_deletion_and_expectations.py)
+        w, n = wide.data[0].cells.values, narrow.data[0].cells.values
+        assert len(n) == 4 and list(n[0]) == list(w[0]) and list(n[2]) == list(w[-2])
+        return
     # The top margin is what the narrow lines need (never below the view's own), and the plot keeps its height.
     assert narrow.layout.margin.t == max(wide.layout.meta["top"], title_top(narrow.layout.title.text, sub))
     added = narrow.layout.margin.t - wide.layout.margin.t
