@@ -327,7 +327,13 @@ def _flow_label(a: str, b: str, tail: tuple[float, float], head: tuple[float, fl
     # beside a slanted arrow it goes on the arrow's outer side.
     (x0, y0), (x1, y1) = POSITIONS[a], POSITIONS[b]
     mx, my = (tail[0] + head[0]) / 2, (tail[1] + head[1]) / 2
-    room = min(FLOW_PX, px_per_unit(width_px)[0] * 3.4)  # two labels above the top row never meet
+    ppu = px_per_unit(width_px)[0]
+    room = min(FLOW_PX, ppu * 3.4)  # two labels above the top row never meet
+    if y0 != y1:
+        # beside a slanted arrow the label reaches from the arrow to the figure's edge, no further
+        # (a half-width figure cut "pod status → watch events" by 11 px at its left edge)
+        edge_px = (mx - X_RANGE[0]) * ppu + MARGIN["l"] if x1 < x0 else (X_RANGE[1] - mx) * ppu + MARGIN["r"]
+        room = min(room, edge_px - 8 - 4)
     text = "<br>".join(_fit(_(FLOW[(a, b)]), room, FLOW_SIZE))
     note: dict[str, Any] = {"x": mx, "xref": "x", "yref": "y", "showarrow": False, "text": f"<i>{text}</i>",
                             "font": {"size": FLOW_SIZE, "color": "#555555"}}

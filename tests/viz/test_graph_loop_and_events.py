@@ -115,3 +115,28 @@ def test_at_the_end_the_event_log_matches_kubectl_describe():
     described = describe_job(trace).split("Events:\n", 1)[1].splitlines()[2:]
     shown = viz.text("events", trace, last).split("Events:\n", 1)[1].splitlines()[2:]
     assert [line.split() for line in shown] == [line.split() for line in described]
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "zh-CN"])
+@pytest.mark.parametrize("width", [380, 800])
+def test_a_label_beside_a_slanted_arrow_of_the_control_loop_ends_inside_the_figure(language, width):
+    # "pod status → watch events" ran 11 px past a half-width figure's left edge (Chromium)
+    from k8sjobs import set_language
+    from k8sjobs.viz._common import text_px
+
+    set_language(language)
+    try:
+        fig = control_loop.figure(S.ALL["quota"]().trace, 1, width_px=width)
+    finally:
+        set_language("en")
+    ppu = control_loop.px_per_unit(width)[0]
+    slanted = [a for a in fig.layout.annotations if a.xanchor in ("left", "right") and a.text]
+    assert len(slanted) == 2
+    for a in slanted:
+        widest = max(text_px(line.replace("<i>", "").replace("</i>", ""), control_loop.FLOW_SIZE)
+                     for line in a.text.split("<br>"))
+        anchor_px = (a.x - control_loop.X_RANGE[0]) * ppu + control_loop.MARGIN["l"] + (a.xshift or 0)
+        if a.xanchor == "right":
+            assert anchor_px - widest >= 0, (a.text, anchor_px, widest)
+        else:
+            assert anchor_px + widest <= width, (a.text, anchor_px, widest)
