@@ -151,6 +151,10 @@ def cases_for(view: str, lang: str, widths: list[int]):
                 **{n: S.ALL[n]().trace for n in ("scale_down", "quota", "backoff", "indexed", "mixed_scale_down")}}
     elif view == "backoff":
         runs = {n: S.ALL[n]().trace for n in ("backoff", "backoff_cap", "per_index")}
+    elif "Job" not in viz.REGISTRY[view].kinds:
+        import cron_scenarios as C  # a CronJob's views: the CronJob scenarios of tests/viz
+
+        runs = {n: C.trace(n) for n in C.ALL}
     else:
         runs = {n: S.ALL[n]().trace for n in ("backoff", "backoff_cap", "per_index", "quota", "scale_down",
                                               "indexed", "lag", "elastic", "mixed_scale_down")}
