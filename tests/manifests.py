@@ -1,4 +1,4 @@
-"""Job manifests for tests and benchmarks: one builder instead of the same YAML written again.
+"""Job and CronJob manifests for tests and benchmarks: one builder instead of the same YAML written again.
 
 ``job_manifest("pi", completions=3, parallelism=2, annotations={DURATION: "5s..9s"})`` is the text a
 user would write (block style, two-space indents, annotation values quoted), so a test may edit it
@@ -48,4 +48,18 @@ def job_manifest(name: str = "demo", *, completions: int | None = None, parallel
               f"      - name: {container}", f"        image: {image}"]
     if command:
         lines.append(f"        command: {json.dumps(list(command))}")
+    return "\n".join(lines) + "\n"
+
+
+def cronjob_manifest(name: str = "nightly", schedule: str = "*/5 * * * *", *, duration: str = "30s",
+                     spec: Mapping[str, Any] | None = None) -> str:
+    """A batch/v1 CronJob manifest whose Jobs run one pod for ``duration`` (the simulation's
+    :data:`DURATION` annotation); CronJob spec fields beyond the schedule come in ``spec``, in the
+    order given, between the schedule and the Job template."""
+    lines = ["apiVersion: batch/v1", "kind: CronJob", "metadata:", f"  name: {name}", "spec:",
+             f'  schedule: "{schedule}"']
+    lines += [f"  {key}: {_value(value)}" for key, value in (spec or {}).items()]
+    lines += ["  jobTemplate:", "    spec:", "      template:", "        metadata:", "          annotations:",
+              f'            {DURATION}: "{duration}"', "        spec:", "          restartPolicy: Never",
+              "          containers:", "          - name: work", "            image: busybox"]
     return "\n".join(lines) + "\n"

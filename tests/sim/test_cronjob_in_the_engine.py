@@ -9,28 +9,11 @@ import pytest
 from k8sjobs import Run
 from k8sjobs.sim import SimulationError
 from k8sjobs.trace.text import render_run
+from tests.manifests import cronjob_manifest
 
 
-def cronjob(schedule: str = "*/5 * * * *", duration: str = "30s", extra: str = "") -> str:
-    return f"""\
-apiVersion: batch/v1
-kind: CronJob
-metadata:
-  name: nightly
-spec:
-  schedule: "{schedule}"{extra}
-  jobTemplate:
-    spec:
-      template:
-        metadata:
-          annotations:
-            sim.k8sjobs.io/duration: "{duration}"
-        spec:
-          restartPolicy: Never
-          containers:
-          - name: work
-            image: busybox
-"""
+def cronjob(schedule: str = "*/5 * * * *", duration: str = "30s", **spec: object) -> str:
+    return cronjob_manifest("nightly", schedule, duration=duration, spec=spec)
 
 
 def created(run: Run) -> list[str]:
@@ -52,7 +35,7 @@ def test_an_hour_of_a_five_minute_schedule_starts_eleven_jobs_named_by_their_min
 
 
 def test_forbid_skips_a_run_while_the_last_one_is_active() -> None:
-    run = Run(cronjob(duration="7m", extra="\n  concurrencyPolicy: Forbid"), nodes=1, max_time=1800)
+    run = Run(cronjob(duration="7m", concurrencyPolicy="Forbid"), nodes=1, max_time=1800)
     heads = [c.headline.rule for c in run.cluster.cronjobs()[0].cycles]
     assert "cronjob.skip.forbid" in heads
     events = [e.reason for e in run.cluster.cronjobs()[0].events]
@@ -78,7 +61,7 @@ def test_after_the_controller_manager_was_down_the_most_recent_missed_time_runs_
 
 
 def test_starting_deadline_seconds_skips_a_missed_run_that_is_too_late() -> None:
-    run = Run(cronjob(extra="\n  startingDeadlineSeconds: 30"), nodes=1, max_time=7200)
+    run = Run(cronjob(startingDeadlineSeconds=30), nodes=1, max_time=7200)
     down = run.fork_at_time(700, "stop_controllers", seconds=1760)
     minutes = [int(n.split("-")[1]) - 1767225600 // 60 for n in created(down)]
     # At 00:41 the most recent time, 00:40, is 60 s old: more than 30 s, so nothing is started until 00:45.
@@ -98,7 +81,7 @@ def test_suspending_the_cronjob_stops_new_jobs_and_a_schedule_change_takes_effec
 
 
 def test_a_time_zone_moves_the_schedule_and_the_scheduled_timestamp_annotation() -> None:
-    run = Run(cronjob("0 2 * * *", extra='\n  timeZone: "Asia/Shanghai"'), nodes=1, max_time=86400)
+    run = Run(cronjob("0 2 * * *", timeZone='"Asia/Shanghai"'), nodes=1, max_time=86400)
     jobs = run.cluster.jobs()
     assert len(jobs) == 1
     # 02:00 in Shanghai is 18:00 UTC the day before: the first 02:00 after 2026-01-01T00:00Z is at 18:00Z.
@@ -153,7 +136,7 @@ def test_the_same_cronjob_and_seed_give_the_same_trace() -> None:
 
 
 def test_a_job_that_runs_long_makes_forbid_skip_the_next_runs() -> None:
-    run = Run(cronjob(extra="\n  concurrencyPolicy: Forbid"), nodes=1, max_time=3600)
+    run = Run(cronjob(concurrencyPolicy="Forbid"), nodes=1, max_time=3600)
     first = run.cluster.jobs()[0]
     pod = first.state_at(1).pods[0].metadata.name
     long = run.fork_at_time(310, "stretch_pod", name=pod, seconds=1200)  # runs until t = 1510 s
@@ -190,7 +173,7 @@ def test_a_schedule_that_never_fires_is_an_invalid_schedule_in_every_time_zone()
     # 30 February: the controller's second search starts at Go's zero time, which in a zone east or
     # west of UTC is a local date Python's datetime cannot hold without care.
     for zone in ("UTC", "Europe/Berlin", "Asia/Tokyo", "Pacific/Kiritimati", "America/New_York", "Pacific/Pago_Pago"):
-        run = Run(cronjob("0 0 30 2 *", extra=f"\n  timeZone: {zone}"), max_time=600)
+        run = Run(cronjob("0 0 30 2 *", timeZone=zone), max_time=600)
         cycles = run.cluster.cronjobs()[0].cycles
         assert len(cycles) == 1, zone
         assert cycles[0].headline.rule == "cronjob.skip.invalid_schedule", zone

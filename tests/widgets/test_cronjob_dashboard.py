@@ -8,29 +8,11 @@ import pytest
 from k8sjobs import set_language, viz
 from k8sjobs.widgets.explorer import Explorer
 from k8sjobs.widgets.state import PICKER_JOBS, ExplorerState
+from tests.manifests import cronjob_manifest
 
 
 def cronjob(name: str = "hello", schedule: str = "* * * * *", duration: str = "2s", **spec: object) -> str:
-    extra = "".join(f"  {k}: {v}\n" for k, v in spec.items())
-    return f"""\
-apiVersion: batch/v1
-kind: CronJob
-metadata:
-  name: {name}
-spec:
-  schedule: "{schedule}"
-{extra}  jobTemplate:
-    spec:
-      template:
-        metadata:
-          annotations:
-            sim.k8sjobs.io/duration: "{duration}"
-        spec:
-          restartPolicy: Never
-          containers:
-          - name: work
-            image: busybox
-"""
+    return cronjob_manifest(name, schedule, duration=duration, spec=spec)
 
 
 HELLO = cronjob()
