@@ -45,6 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "lite"), str(ROOT / "tests" / "browser"), str(ROOT)]
 
+from litepage import EXECUTE_JS  # noqa: E402  (tests/lite/litepage.py)
+
 from tests.manifests import DURATION, job_manifest  # noqa: E402
 
 START_PAGE = "notebooks/en/00-start-here.ipynb"
@@ -102,18 +104,6 @@ ARM_JS = """([root, settle]) => {
     };
     tick();
   });
-}"""
-
-EXECUTE_JS = """async (code) => {
-    const w = window.jupyterapp.shell.currentWidget;
-    const future = w.sessionContext.session.kernel.requestExecute({code, store_history: false});
-    let out = "";
-    future.onIOPub = (msg) => {
-        if (msg.header.msg_type === "stream") out += msg.content.text;
-        if (msg.header.msg_type === "error") out += `ERROR ${msg.content.ename}: ${msg.content.evalue}`;
-    };
-    await future.done;
-    return out;
 }"""
 
 ADD_CELL_JS = """async (code) => {

@@ -85,24 +85,30 @@ def record_line(arcname: str, data: bytes) -> str:
     return f"{arcname},sha256={digest},{len(data)}\n"
 
 
-def add_to_wheel(wheel: str, pycs: dict[str, bytes]) -> int:
-    """Rewrite ``wheel`` with ``pycs`` ({arcname: bytes}) added and listed in its RECORD (deflated
-    at level 9, as tools/lite.py's rewrite_wheel)."""
-    with zipfile.ZipFile(wheel) as z:
-        entries = [(info, z.read(info)) for info in z.infolist()]
-    record = next(info.filename for info, _ in entries if info.filename.endswith(".dist-info/RECORD"))
+def _rewrite_zip(path: str, entries: list[tuple[zipfile.ZipInfo, bytes]], pycs: dict[str, bytes]) -> int:
+    """Write ``entries`` and then ``pycs`` ({arcname: bytes}) as the zip at ``path`` (deflated at
+    level 9, as tools/lite.py's rewrite_wheel); returns the bytes it grew by."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as out:
         for info, data in entries:
-            if info.filename == record:
-                data += "".join(record_line(name, pyc) for name, pyc in sorted(pycs.items())).encode()
             out.writestr(info, data, compresslevel=9)
         for name, pyc in sorted(pycs.items()):
             out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED, 9)
-    before = os.path.getsize(wheel)
-    with open(wheel, "wb") as f:
+    before = os.path.getsize(path)
+    with open(path, "wb") as f:
         f.write(buf.getvalue())
-    return os.path.getsize(wheel) - before
+    return os.path.getsize(path) - before
+
+
+def add_to_wheel(wheel: str, pycs: dict[str, bytes]) -> int:
+    """Rewrite ``wheel`` with ``pycs`` ({arcname: bytes}) added and listed in its RECORD; returns the
+    bytes added."""
+    with zipfile.ZipFile(wheel) as z:
+        entries = [(info, z.read(info)) for info in z.infolist()]
+    record = "".join(record_line(name, pyc) for name, pyc in sorted(pycs.items())).encode()
+    entries = [(info, data + record if info.filename.endswith(".dist-info/RECORD") else data)
+               for info, data in entries]
+    return _rewrite_zip(wheel, entries, pycs)
 
 
 def add_to_stdlib(archive: str, pycs: dict[str, bytes]) -> int:
@@ -110,16 +116,7 @@ def add_to_stdlib(archive: str, pycs: dict[str, bytes]) -> int:
     source: ``json/decoder.pyc``, where Python's zipimport looks first); returns the bytes added."""
     with zipfile.ZipFile(archive) as z:
         entries = [(info, z.read(info)) for info in z.infolist() if info.filename not in pycs]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as out:
-        for info, data in entries:
-            out.writestr(info, data, compresslevel=9)
-        for name, pyc in sorted(pycs.items()):
-            out.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), pyc, zipfile.ZIP_DEFLATED, 9)
-    before = os.path.getsize(archive)
-    with open(archive, "wb") as f:
-        f.write(buf.getvalue())
-    return os.path.getsize(archive) - before
+    return _rewrite_zip(archive, entries, pycs)
 
 
 def stdlib_pycs(modules, stdlib: str, tmp: str) -> dict[str, bytes]:

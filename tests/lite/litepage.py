@@ -82,6 +82,21 @@ _CLEAN_JS = """() => {
 }"""
 
 
+
+EXECUTE_JS = """async (code) => {
+    const w = window.jupyterapp.shell.currentWidget;
+    const future = w.sessionContext.session.kernel.requestExecute({code, store_history: false});
+    let out = "";
+    future.onIOPub = (msg) => {
+        if (msg.header.msg_type === "stream") out += msg.content.text;
+        if (msg.header.msg_type === "error") out += `ERROR ${msg.content.ename}: ${msg.content.evalue}`;
+    };
+    await future.done;
+    return out;
+}"""
+"""Runs ``code`` (the argument) in the current notebook's kernel, not as a cell, in JupyterLab or
+JupyterLite; returns its printed text and ``ERROR name: value`` if it raised."""
+
 class Tab:
     """One browser tab on a server of the site."""
 
@@ -163,17 +178,7 @@ class LiteTabs:
     def execute(self, code: str, timeout: float = 60) -> str:
         """Run ``code`` in the open notebook's kernel (not as a cell); its printed text, and
         ``ERROR name: value`` if it raised."""
-        return self.current.page.evaluate("""async (code) => {
-            const w = window.jupyterapp.shell.currentWidget;
-            const future = w.sessionContext.session.kernel.requestExecute({code, store_history: false});
-            let out = "";
-            future.onIOPub = (msg) => {
-                if (msg.header.msg_type === "stream") out += msg.content.text;
-                if (msg.header.msg_type === "error") out += `ERROR ${msg.content.ename}: ${msg.content.evalue}`;
-            };
-            await future.done;
-            return out;
-        }""", code)
+        return self.current.page.evaluate(EXECUTE_JS, code)
 
     def problems(self) -> list[str]:
         """The tab's problems since its notebook was loaded (:meth:`Tab.problems`)."""
