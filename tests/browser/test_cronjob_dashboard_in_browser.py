@@ -30,28 +30,37 @@ CLOCK = ".k8sjobs-clock"
 _MANIFEST = re.compile(r'MANIFEST = """(.*?)"""', re.S)
 
 
+def walk(s: ExplorerState) -> dict[str, object]:
+    """What a CronJob's dashboard says at each move the browser tests make, from ``s`` moved the same
+    way: the first status line (``s0``), after a Step (``s1``), after a jump to the next schedule
+    (``next``, ``clock``), after kube-controller-manager is stopped for 3 hours (the faults panel's
+    default) and another jump (``after_stop``, ``clock_after_stop``); the first view (``view``, its tab
+    title ``tab``) and its title as the page holds it (``title``: plotly draws a title's ``<br>`` as a
+    line of its own and the title's textContent joins its lines; a long title, as the Russian one, is
+    wrapped)."""
+    out: dict[str, object] = {"s0": s.status_line()}
+    s.step()
+    out["s1"] = s.status_line()
+    s.next_schedule()
+    out["next"], out["clock"] = s.status_line(), s.clock()
+    assert s.stop_controllers("3h") == []
+    s.next_schedule()
+    out["after_stop"], out["clock_after_stop"] = s.status_line(), s.clock()
+    view = Explorer._cronjob_views(None)[0]
+    out["view"], out["tab"] = view, viz.title(view)
+    out["title"] = viz.figure(view, s.trace, s.cycle).layout.title.text.replace("<br>", "")
+    return out
+
+
 def _expected(language: str) -> dict[str, object]:
     """What the dashboard says in ``language`` at each move of the test (an ExplorerState moved the same way)."""
     code = "".join(json.loads((ROOT / NB).read_text(encoding="utf-8"))["cells"][0]["source"])
     i18n.set_language(language)
     try:
         s = ExplorerState(_MANIFEST.search(code).group(1), seed=0, nodes=1, max_time=4 * 3600)
-        out: dict[str, object] = {"s0": s.status_line()}
-        s.step()
-        out["s1"] = s.status_line()
-        s.next_schedule()
-        out["next"], out["clock"] = s.status_line(), s.clock()
-        assert s.stop_controllers("3h") == []
-        s.next_schedule()
-        out["after_stop"], out["clock_after_stop"] = s.status_line(), s.clock()
+        out = walk(s)
         out["picker"] = [label for label, _name in s.picker()[0]]
-        views = Explorer._cronjob_views(None)
-        out["tabs"] = [viz.title(v) for v in views]
-        view = views[0]
-        out["view"] = view
-        # as the page holds it: plotly draws a title's <br> as a line of its own, and the title's
-        # textContent joins its lines (a long title, as the Russian one, is wrapped)
-        out["title"] = viz.figure(view, s.trace, s.cycle).layout.title.text.replace("<br>", "")
+        out["tabs"] = [viz.title(v) for v in Explorer._cronjob_views(None)]
         out["next_button"] = i18n._("To the next schedule")
         out["stop_button"] = i18n._("Stop")
     finally:

@@ -19,14 +19,13 @@ import json
 import pytest
 from harness import ROOT
 from playwright.sync_api import expect
+from test_cronjob_dashboard_in_browser import CLOCK, walk
 from test_dashboard import EXPLORER, expect_status
 
-from k8sjobs import i18n, viz
-from k8sjobs.widgets.explorer import Explorer
+from k8sjobs import i18n
 from k8sjobs.widgets.state import ExplorerState
 
 LESSON = "notebooks/{language}/16-schedules-and-missed-runs.ipynb"
-CLOCK = ".k8sjobs-clock"
 
 
 def _report(language: str) -> str:
@@ -42,26 +41,13 @@ def _report(language: str) -> str:
 
 
 def _expected(language: str) -> dict[str, object]:
+    """What lesson 16's dashboard says in ``language`` at each move of the test (:func:`walk`)."""
     report = _report(language)
     i18n.set_language(language)
     try:
-        s = ExplorerState(report)
-        out: dict[str, object] = {"s0": s.status_line()}
-        s.step()
-        out["s1"] = s.status_line()
-        s.next_schedule()
-        out["next"] = s.status_line()
-        assert s.stop_controllers("3h") == []
-        s.next_schedule()
-        out["after_stop"], out["clock"] = s.status_line(), s.clock()
-        view = Explorer._cronjob_views(None)[0]
-        out["view"], out["tab"] = view, viz.title(view)
-        # as the page holds it: plotly draws a title's <br> as a line of its own, and the title's
-        # textContent joins its lines (a long title, as the Russian one, is wrapped)
-        out["title"] = viz.figure(view, s.trace, s.cycle).layout.title.text.replace("<br>", "")
+        return walk(ExplorerState(report))
     finally:
         i18n.set_language("en")
-    return out
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
@@ -92,7 +78,7 @@ def test_lesson16_dashboard_in_lab(lab, probe, language):
     probe.expect_text(f"{EXPLORER} .k8sjobs-notice", "stop_controllers(seconds=10800.0)")
     jump.click()
     expect_status(probe, want["after_stop"], timeout=60)
-    probe.expect_text(f"{EXPLORER} {CLOCK}", want["clock"])
+    probe.expect_text(f"{EXPLORER} {CLOCK}", want["clock_after_stop"])
     title = f"{EXPLORER} .k8sjobs-view-{want['view']} .js-plotly-plot .gtitle"
     assert probe.wait_until("([sel, t]) => { const e = document.querySelector(sel); return e && e.textContent === t; }",
                             [title, want["title"]], timeout=60), probe.text(title)
