@@ -10,6 +10,7 @@ Above :data:`MAX_ROWS` rows the log keeps the most recent ones and says how many
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,8 +115,6 @@ def _mono_px(text: str) -> float:
 def _wrap(text: str, px: float) -> str:
     """``text`` wrapped to ``px`` pixels of monospaced cells (plotly breaks a cell only at a space, so a
     pod's long name ran out of its column): at spaces, and inside a word longer than the line."""
-    import textwrap
-
     chars = max(6, int((px - CELL_PAD_PX) // (MONO_EM * CELL_FONT)))
     return "<br>".join(textwrap.wrap(text, chars, break_long_words=True, break_on_hyphens=False)) or text
 
@@ -141,8 +140,8 @@ def layout_columns(heads: list[str], cols: list[list[str]], width_px: float) -> 
 
     if width_px >= STACK_BELOW_PX:
         widths = [fit(col, h) for h, col in zip(heads[:-1], cols[:-1])]
-        rest = max(room - sum(widths), MESSAGE_MIN_PX)
-        if room - sum(widths) >= MESSAGE_MIN_PX:
+        rest = room - sum(widths)
+        if rest >= MESSAGE_MIN_PX:
             return ([f"<b>{h}</b>" for h in heads], cols[:-1] + [[_wrap(v, rest) for v in cols[-1]]],
                     widths + [rest])
     typ, reason, age, source, message = cols
