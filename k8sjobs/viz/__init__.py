@@ -58,7 +58,7 @@ from . import (
     timeline,
 )
 from ._apply import apply
-from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, narrow_titles
+from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, FigureParts, narrow_titles, parts_only
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +117,17 @@ def figure(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> go.F
 
     ``narrow``: the titles are wrapped for a half-width pane (two views side by side).
     """
+    return figure_parts(view, trace, cycle, narrow=narrow).figure()
+
+
+def figure_parts(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -> FigureParts:
+    """:func:`figure` as the plain dicts plotly is given (what a dashboard's redraw hands to :func:`apply`)."""
     m = _module(view)
-    if narrow and REGISTRY[view].fits_width:
-        return narrow_titles(m.figure(trace, cycle, width_px=NARROW_FIGURE_PX))
-    fig = m.figure(trace, cycle)
-    return narrow_titles(fig) if narrow else fig
+    with parts_only():
+        if narrow and REGISTRY[view].fits_width:
+            return narrow_titles(m.figure(trace, cycle, width_px=NARROW_FIGURE_PX))
+        parts = m.figure(trace, cycle)
+    return narrow_titles(parts) if narrow else parts
 
 
 def text(view: str, trace: Trace, cycle: int) -> str:
@@ -135,5 +141,5 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
     return m.figure, m.text
 
 
-__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "View", "apply", "builders", "figure",
-           "text", "title", "views_for"]
+__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "View", "apply",
+           "builders", "figure", "figure_parts", "text", "title", "views_for"]

@@ -21,6 +21,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from ._common import FigureParts
+
 # Properties a FigureWidget manages itself (uid is a random id it gives each trace).
 _KEEP = frozenset({"type", "uid"})
 HIDDEN = {"visible": False}
@@ -33,38 +35,59 @@ def _clear_missing(obj: Any, old: dict[str, Any], new: dict[str, Any], keep: fro
             obj[key] = None
 
 
-def apply(target: go.Figure, new: go.Figure) -> go.Figure:
-    """Make ``target`` (a Figure or FigureWidget) show what ``new`` shows, in place; returns ``target``."""
-    new_data = [tr.to_plotly_json() for tr in new.data]
+def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
+    """Make ``target`` (a Figure or FigureWidget) show what ``new`` shows, in place; returns ``target``.
+
+    ``new`` may be the plain dicts of a figure (:class:`FigureParts`, what a dashboard's redraw
+    builds). A widget remembers the dicts it was last given, and the next call compares against
+    them instead of reading the widget back through plotly's objects (a deep copy of every trace
+    and of the layout, template included, on every step).
+    """
+    if isinstance(new, FigureParts):
+        new_data, new_layout = new.data, new.layout
+    else:
+        new_data, new_layout = [tr.to_plotly_json() for tr in new.data], new.layout.to_plotly_json()
+    last = target.__dict__.get(_LAST)
+    if last is not None and len(last[0]) != len(target.data):
+        last = None  # traces added or removed since by someone else: read the widget itself
     old_types = [old.type for old in target.data]
     new_types = [nd.get("type") for nd in new_data]
     n = min(len(old_types), len(new_types))
     # a widget keeps (and hides) traces it has beyond the new ones, and adds only those it lacks
     keep = old_types == new_types or (isinstance(target, go.FigureWidget) and old_types[:n] == new_types[:n])
     if keep:
-        for old, nd in zip(target.data, new_data):
-            od = old.to_plotly_json()
+        for i, (old, nd) in enumerate(zip(target.data, new_data)):
+            od = last[0][i] if last is not None else old.to_plotly_json()
             _clear_missing(old, od, nd, _KEEP)
             # only what changed: plotly validates every property it is given (most are the same)
             changed = {k: v for k, v in nd.items() if k not in _KEEP and od.get(k) != v}
             if changed:
                 old.update(changed, overwrite=True)
-        for old in target.data[n:]:
-            _clear_missing(old, old.to_plotly_json(), HIDDEN, _KEEP)
-            old.update(HIDDEN)
+        for i, old in enumerate(target.data[n:], n):
+            od = last[0][i] if last is not None else old.to_plotly_json()
+            if od != _HIDDEN_TRACE:
+                _clear_missing(old, od, HIDDEN, _KEEP)
+                old.update(HIDDEN)
         if len(new_types) > n:
-            target.add_traces(list(new.data[n:]))
+            target.add_traces(list(new.figure().data[n:] if isinstance(new, FigureParts) else new.data[n:]))
     else:
         target.data = ()
         if new_data:
-            target.add_traces(list(new.data))
-    new_layout = new.layout.to_plotly_json()
-    old_layout = target.layout.to_plotly_json()
+            target.add_traces(list(new.figure().data if isinstance(new, FigureParts) else new.data))
+    old_layout = last[1] if last is not None else target.layout.to_plotly_json()
     _clear_missing(target.layout, old_layout, new_layout, frozenset({"template"}))
     changed = {k: v for k, v in new_layout.items() if old_layout.get(k) != v}
     if changed:
         target.update_layout(changed, overwrite=True)
+    if isinstance(target, go.FigureWidget):
+        # What the widget shows now, as dicts (a hidden trace as HIDDEN): the next call's "old".
+        shown_now = list(new_data) + [_HIDDEN_TRACE] * (len(target.data) - len(new_data))
+        target.__dict__[_LAST] = (shown_now, dict(new_layout))
     return target
+
+
+_LAST = "_k8sjobs_last_applied"
+_HIDDEN_TRACE = dict(HIDDEN)
 
 
 def shown(fig: go.Figure) -> list[dict[str, Any]]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import unicodedata
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,11 +128,43 @@ class Figure(go.Figure):
         display(self._mimetype_bundle(), raw=True)
 
 
+@dataclass(slots=True)
+class FigureParts:
+    """A figure as the plain dicts plotly is given (``data``, ``layout``), before any plotly object.
+
+    A dashboard's redraw works on these (:func:`k8sjobs.viz.figure_parts`, :func:`k8sjobs.viz.apply`):
+    building a ``Figure`` and reading it back through plotly's property objects cost more than the
+    view itself (a step of the start page: 42 ms in the kernel, most of it plotly's objects).
+    """
+
+    data: list[dict[str, Any]]
+    layout: dict[str, Any]
+
+    def figure(self) -> Figure:
+        """The ``Figure`` of these dicts (unvalidated: see the module)."""
+        return Figure(data=self.data, layout=self.layout, _validate=False)
+
+
+_PARTS: ContextVar[bool] = ContextVar("k8sjobs_viz_parts", default=False)
+
+
+@contextmanager
+def parts_only() -> Iterator[None]:
+    """Inside this block :func:`make_figure` returns :class:`FigureParts` instead of a ``Figure``
+    (each view's builder ends with it), so a redraw never builds plotly objects it drops at once."""
+    token = _PARTS.set(True)
+    try:
+        yield
+    finally:
+        _PARTS.reset(token)
+
+
 def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view: str) -> Figure:
     """A Figure from plain dicts, with our template, font and a deterministic ``uirevision``.
 
     ``uirevision`` is the view name, so a dashboard that updates the figure in place keeps
-    the learner's zoom and legend clicks from one step to the next.
+    the learner's zoom and legend clicks from one step to the next. (Inside :func:`parts_only`:
+    the same figure as :class:`FigureParts`.)
     """
     lay = {"template": TEMPLATE, "font": FONT, "uirevision": f"k8sjobs-{view}",
            "meta": {"view": view}, "hoverlabel": {"namelength": -1}}
@@ -146,7 +180,9 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
         if "height" in lay:
             lay["height"] = lay["height"] + extra
     # A legend at the bottom gets the rows it needs at full width (a half-width pane re-fits it).
-    return fit_legend(Figure(data=list(data), layout=lay, _validate=False), FIGURE_PX)
+    parts = FigureParts(list(data), lay)
+    fit_legend(parts, FIGURE_PX)
+    return parts if _PARTS.get() else parts.figure()
 
 
 FIGURE_PX = 800
@@ -282,37 +318,43 @@ def title(main: str, sub: str = "", *, width_px: float = FIGURE_PX) -> dict[str,
     return out
 
 
-def narrow_titles(fig: go.Figure) -> go.Figure:
-    """Wrap the title and subtitle of ``fig`` for a half-width pane, in place; returns ``fig``.
+def narrow_titles(parts: FigureParts) -> FigureParts:
+    """Wrap the title and subtitle of a figure for a half-width pane, in place; returns ``parts``.
 
     Plotly clips a title that is wider than the figure instead of wrapping it, so a view
     shown beside another one gets shorter lines (fitted to :data:`NARROW_FIGURE_PX`). The top
     margin and the height grow by the lines added, so the plot keeps its size.
     """
-    t = fig.layout.title
-    main = t.text or ""
-    sub = t.subtitle.text if t.subtitle is not None and t.subtitle.text else ""
+    lay = parts.layout
+    t = lay.get("title") or {}
+    main = t.get("text") or ""
+    sub = (t.get("subtitle") or {}).get("text") or ""
     room = title_room(NARROW_FIGURE_PX)
     new_main = "<br>".join(wrap_px(join_lines(main.split("<br>")), room, TITLE_SIZE))
     new_sub = "<br>".join(wrap_px(join_lines(sub.split("<br>")), room, SUBTITLE_SIZE)) if sub else ""
-    fig.layout.title.text = new_main
+    t = lay["title"] = {**t, "text": new_main}
     if sub:
-        fig.layout.title.subtitle.text = new_sub
-    top, height = fig.layout.margin.t, fig.layout.height
-    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+        t["subtitle"] = {**t["subtitle"], "text": new_sub}
+    margin = lay.get("margin")
+    top, height = (margin or {}).get("t"), lay.get("height")
+    meta = lay.get("meta") if isinstance(lay.get("meta"), dict) else {}
     if top is not None:
         extra = max(meta.get("top", top), title_top(new_main, new_sub)) - top
-        fig.layout.margin.t = top + extra
+        margin = lay["margin"] = {**margin, "t": top + extra}
         if height is not None:
-            fig.layout.height = height + extra
+            lay["height"] = height + extra
     # an empty figure's centred note, one line across the plot: plotly would cut it at a pane's edge
-    margin = (fig.layout.margin.l or 0) + (fig.layout.margin.r or 0)
-    for note in fig.layout.annotations or ():
-        if note.name == EMPTY_NOTE and note.text:
-            size = note.font.size or 13
-            note.text = "<br>".join(wrap_px(join_lines(note.text.split("<br>")), NARROW_FIGURE_PX - margin - 10, size))
-    fit_legend(fig, NARROW_FIGURE_PX)
-    return fig
+    side = ((margin or {}).get("l") or 0) + ((margin or {}).get("r") or 0)
+    notes = lay.get("annotations")
+    if notes and any(n.get("name") == EMPTY_NOTE and n.get("text") for n in notes):
+        lay["annotations"] = notes = [dict(n) for n in notes]
+        for note in notes:
+            if note.get("name") == EMPTY_NOTE and note.get("text"):
+                size = (note.get("font") or {}).get("size") or 13
+                note["text"] = "<br>".join(wrap_px(join_lines(note["text"].split("<br>")),
+                                                   NARROW_FIGURE_PX - side - 10, size))
+    fit_legend(parts, NARROW_FIGURE_PX)
+    return parts
 
 
 NARROW_PANE_PX = 380
@@ -376,8 +418,8 @@ def fit_x_title(layout: dict[str, Any], width_px: float) -> None:
     layout["height"] += extra
 
 
-def fit_legend(fig: go.Figure, width_px: float) -> go.Figure:
-    """Fit a horizontal legend at the bottom of ``fig`` to a figure ``width_px`` wide, in place.
+def fit_legend(parts: FigureParts, width_px: float) -> FigureParts:
+    """Fit a horizontal legend at the bottom of a figure to a figure ``width_px`` wide, in place.
 
     Plotly wraps a horizontal legend where its entries reach the *plot's* width (not the
     figure's), giving every entry the widest one's width once they do not fit in one row; the
@@ -387,50 +429,56 @@ def fit_legend(fig: go.Figure, width_px: float) -> go.Figure:
     plot holds, an entry wider than the plot is wrapped between words (the trace's name is the
     legend's text; its hover reads the same words), and the figure grows by the rows, so the
     plot keeps its size. Fitting again (at another width) starts from the unfitted figure.
+
+    The dicts changed are replaced by changed copies, never written into: a view's layout
+    shares constant dicts (its legend, its margins) with every other figure it draws.
     """
-    legend = fig.layout.legend
-    if legend.orientation != "h" or legend.yref != "container" or fig.layout.height is None:
-        return fig
-    meta = dict(fig.layout.meta) if isinstance(fig.layout.meta, dict) else {}
+    lay, data = parts.layout, parts.data
+    legend = lay.get("legend") or {}
+    if legend.get("orientation") != "h" or legend.get("yref") != "container" or lay.get("height") is None:
+        return parts
+    meta = dict(lay["meta"]) if isinstance(lay.get("meta"), dict) else {}
     grown = meta.pop("legend_px", 0)
     if grown:
-        fig.layout.margin.b -= grown
-        fig.layout.height -= grown
+        lay["margin"] = {**lay["margin"], "b": lay["margin"]["b"] - grown}
+        lay["height"] -= grown
     # The names as the view gave them, where an earlier fit wrapped them (joining the lines again
     # could not tell "或 Job" from "或Job").
     names = {int(i): name for i, name in meta.pop("legend_names", {}).items()}
     for i, name in names.items():
-        fig.data[i].name = name
-    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+        data[i] = {**data[i], "name": name}
+    shown = [i for i, t in enumerate(data) if t.get("showlegend") is not False and t.get("name")]
     if not shown:
-        fig.layout.meta = meta
-        return fig
-    plot = layout_plot_px(width_px, fig.layout)
+        lay["meta"] = meta
+        return parts
+    plot = layout_plot_px(width_px, lay)
     # (A plot narrower than any entry still gets one column of whole words.)
     room = max(plot - LEGEND_TEXT_X - LEGEND_GAP - LEGEND_PAD, 120)
-    for i, t in enumerate(fig.data):
-        if t.showlegend is not False and t.name and text_px(t.name, LEGEND_FONT) > room:
-            names[i] = t.name
-            t.name = "<br>".join(wrap_px(t.name, room, LEGEND_FONT))
+    for i in shown:
+        name = data[i]["name"]
+        if text_px(name, LEGEND_FONT) > room:
+            names[i] = name
+            data[i] = {**data[i], "name": "<br>".join(wrap_px(name, room, LEGEND_FONT))}
     if names:
         meta["legend_names"] = {str(i): name for i, name in names.items()}
     # Rows in the legend's order (a lower legendrank comes first, as in the cycle strip's entry).
-    shown.sort(key=lambda t: t.legendrank if t.legendrank is not None else 1000)
-    lines = [t.name.split("<br>") for t in shown]
+    shown.sort(key=lambda i: data[i]["legendrank"] if data[i].get("legendrank") is not None else 1000)
+    lines = [data[i]["name"].split("<br>") for i in shown]
     widest = max(text_px(line, LEGEND_FONT) for ls in lines for line in ls)
     columns = max(1, min(len(shown), int(plot // (LEGEND_TEXT_X + widest + LEGEND_PAD + LEGEND_GAP))))
     # plotly adds LEGEND_TEXT_X to it
     entry = max(int(plot // columns) - LEGEND_TEXT_X - LEGEND_GAP, int(widest) + LEGEND_PAD)
-    legend.update(xref="container", x=0.01, entrywidth=entry, entrywidthmode="pixels")
-    row_px = LEGEND_ROW + (LEGEND_GROUP_GAP if any(t.legendgroup for t in fig.data) else 0)
+    lay["legend"] = {**legend, "xref": "container", "x": 0.01, "entrywidth": entry, "entrywidthmode": "pixels"}
+    row_px = LEGEND_ROW + (LEGEND_GROUP_GAP if any(t.get("legendgroup") for t in data) else 0)
     rows = [max(len(ls) for ls in lines[i:i + columns]) for i in range(0, len(lines), columns)]
     extra = LEGEND_ROW * (sum(rows) - 1) + (row_px - LEGEND_ROW) * (len(rows) - 1)
     if extra > 0:
-        fig.layout.margin.b = (fig.layout.margin.b or 80) + extra
-        fig.layout.height = fig.layout.height + extra
+        margin = lay.get("margin") or {}
+        lay["margin"] = {**margin, "b": (margin.get("b") or 80) + extra}
+        lay["height"] = lay["height"] + extra
         meta["legend_px"] = extra
-    fig.layout.meta = meta
-    return fig
+    lay["meta"] = meta
+    return parts
 
 
 def empty_figure(view: str, main: str, sub: str = "") -> go.Figure:

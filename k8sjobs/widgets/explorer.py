@@ -534,12 +534,13 @@ class Explorer:
         fw = self.figures.get(view)
         if fw is None or self._drawn.get(view) == self._key():
             return
-        new = viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow)
+        new = viz.figure_parts(view, self.state.trace, self.state.cycle, narrow=self._narrow)
+        # plotly.js turns autosize off when it first draws a figure in a place without a size yet
+        # (an off-screen cell: its default 700 px stays); the figure's loader asks for it again in
+        # every update (figure.py), and the widget keeps it on from the first step
+        new.layout["autosize"] = True
         with fw.batch_update():
             viz.apply(fw, new)
-            # plotly.js turns autosize off when it first draws a figure in a place without a size
-            # yet (an off-screen cell: its default 700 px stays); ask for it again on every step
-            fw.layout.autosize = True
         self._drawn[view] = self._key()
 
     def _redraw_twin(self, view: str) -> None:

@@ -145,6 +145,13 @@ export default {
   initialize(ctx) {
     const { model } = ctx;
     keepListening(model);
+    // plotly.js turns autosize off when it first draws a figure in a place without a size yet (an
+    // off-screen cell, a hidden tab: its 700 px stay); every update asks for it again. Registered
+    // before plotly's own listeners, so they read the update with it.
+    model.on("change:_py2js_update", () => {
+      const update = model.get("_py2js_update");
+      if (update && update.layout_data) update.layout_data.autosize = true;
+    });
     // Updates that arrive before plotly's listeners exist are kept, in order, and replayed.
     const early = [];
     const keep = MESSAGES.map((name) => {

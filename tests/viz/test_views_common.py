@@ -199,6 +199,49 @@ def test_apply_updates_a_figure_widget_inside_batch_update_without_replacing_it(
     assert _doc(fw) == _doc(viz.figure("slow_start", S.quota().trace, 1))
 
 
+@pytest.mark.parametrize("view", viz.VIEWS)
+def test_a_widget_given_figure_parts_shows_at_every_step_what_the_figure_shows(view):
+    """A dashboard's redraw hands apply the plain dicts (viz.figure_parts) and apply compares them
+    with the dicts it gave last, not with the widget read back: the widget must still end up
+    showing exactly the figure, forwards, backwards and in a half-width pane."""
+    pytest.importorskip("anywidget")
+    trace = S.quota().trace
+    last = len(trace.cycles)
+    for narrow in (False, True):
+        fw = go.FigureWidget(viz.figure(view, trace, 0, narrow=narrow))
+        for k in (1, 2, last, 3, 0, last // 2, last):
+            with fw.batch_update():
+                viz.apply(fw, viz.figure_parts(view, trace, k, narrow=narrow))
+            assert _doc(fw) == _doc(viz.figure(view, trace, k, narrow=narrow)), (narrow, k)
+
+
+def test_figure_parts_are_the_figure_as_plain_dicts():
+    trace = S.indexed().trace
+    for view in viz.VIEWS:
+        for narrow in (False, True):
+            parts = viz.figure_parts(view, trace, 3, narrow=narrow)
+            fig = viz.figure(view, trace, 3, narrow=narrow)
+            assert isinstance(parts, viz.FigureParts) and isinstance(fig, go.Figure)
+            assert json.loads(parts.figure().to_json()) == json.loads(fig.to_json()), (view, narrow)
+
+
+def test_a_legend_click_in_the_page_survives_a_step():
+    """What the page changes on its own (a learner hides a series by clicking its legend entry:
+    plotly.js sets visible 'legendonly' and tells the kernel) is not undone by the next step:
+    apply sends only what changed between the figures it was given."""
+    pytest.importorskip("anywidget")
+    trace = S.quota().trace
+    fw = go.FigureWidget(viz.figure("counts", trace, 1))
+    with fw.batch_update():
+        viz.apply(fw, viz.figure_parts("counts", trace, 2))
+    i = next(i for i, tr in enumerate(fw.data) if tr.name == "active")
+    fw.data[i].visible = "legendonly"  # as plotly.py does on the page's restyle message
+    with fw.batch_update():
+        viz.apply(fw, viz.figure_parts("counts", trace, 3))
+    assert fw.data[i].visible == "legendonly" and fw.data[i].name == "active"
+    assert list(fw.data[i].x) == list(viz.figure("counts", trace, 3).data[i].x)
+
+
 def _names_joined(data):
     return [{**tr, "name": join_lines(tr["name"].split("<br>"))} if "name" in tr else tr for tr in data]
 

@@ -294,7 +294,7 @@ def test_a_broken_view_is_reported_in_the_error_area(ex, monkeypatch):
     def boom(view, trace, cycle, narrow=False):
         raise RuntimeError("view exploded")
 
-    monkeypatch.setattr(viz, "figure", boom)
+    monkeypatch.setattr(viz, "figure_parts", boom)  # what a redraw builds (viz.figure goes through it too)
     ex.step_button.click()
     assert ex.state.cycle == 1
     assert ex.error.value == "the timeline view could not be drawn at cycle 1: RuntimeError: view exploded"
@@ -370,3 +370,23 @@ def test_the_only_anywidgets_of_a_dashboard_are_its_figures(shared):
     shared.figure_widget(shared.views[0])
     ours = [w for w in walk(shared.root) if isinstance(w, anywidget.AnyWidget)]
     assert ours and all(isinstance(w, _LiveFigureWidget) for w in ours), [type(w).__name__ for w in ours]
+
+
+def test_every_step_keeps_the_figures_autosized_and_sends_only_what_changed():
+    """A step's update never turns plotly's autosize off (it used to send autosize: null on every
+    other step, after the widget had been told to clear it and set it back in one batch), and a
+    step that changes nothing in a figure sends that figure nothing."""
+    ex = Explorer(SAMPLE, seed=0, nodes=3, views=["timeline", "counts"])
+    figs = {v: ex.figure_widget(v) for v in ("timeline", "counts")}
+    sent: list[tuple[str, dict]] = []
+    for view, fw in figs.items():
+        fw._send_update_msg = lambda _v=view, **msg: sent.append((_v, msg["relayout_data"]))
+    for move in (ex.step, ex.step, ex.back, ex.step, ex.back, ex.back):
+        move()
+    assert ex.error.value == "" and len(sent) == 12, (ex.error.value, [v for v, _ in sent])
+    assert all(relayout.get("autosize", True) is True for _, relayout in sent), sent
+    assert all(fw.layout.autosize is True for fw in figs.values())
+    sent.clear()
+    ex._drawn.clear()  # drawn again at the same cycle: the same figures
+    ex._redraw_visible()
+    assert sent == [], sent
