@@ -14,11 +14,16 @@ Scenarios, each for JupyterLab (the browser tests' harness: tests/browser/harnes
 JupyterLite (tests/lite/litepage.py), on the start page (``notebooks/en/00-start-here.ipynb``,
 its dashboard: timeline and counts side by side) after "run all":
 
-* **start page: Step**, **Back** (alternating, from cycle 0);
+* **start page: Step**, **Back** (alternating, from cycle 0: the first Step draws the first pod
+  and the counts' lines into figures that had none);
+* **start page: Step/Back, cycles 1-N**: Step from cycle 1 to the pi Job's last cycle and Back
+  again (the kernel's time: Step, Step, Back, Back from cycle 1);
 * **1,000 pods: Step** (alternating with Back): a dashboard of every view (tabs), added in a cell
   of its own, on a Job of 2,000 completions at parallelism 1,000 (10 nodes), at the first
   cycle with 1,000 active pods (as benchmarks/bench_widgets.py);
-* **1,000 pods: fault (fork)**: *Add node* at that cycle (the run forks there), then *Back*;
+* **1,000 pods: fault (fork)**: *Add node* at that cycle (the run forks there), then *Back*. The
+  forked run is the same up to this cycle, so no figure changes (the dashboard sends none since
+  it compares with what it drew): the click's answer is the status line, and the time printed;
 * **1,000 pods: slider drag**: the slider's handle dragged across 100 cycles (100 mouse moves)
   and let go: time from letting go, the seeks the kernel did, and the figure repaints counted
   from the drag's start (stale ones: figures of positions other than the last);
@@ -93,13 +98,16 @@ ARM_JS = """([root, settle]) => {
     const start = performance.now();
     const tick = () => {
       const now = performance.now();
-      const still = m.last !== null && m.painted !== null && now - m.last >= settle;
+      // done: the views changed and then stayed still, or (a click that changes nothing drawn, such
+      // as a fault whose effect comes at the next cycle) the status line answered and no view changed
+      const still = (m.last !== null && m.painted !== null && now - m.last >= settle)
+          || (m.last === null && m.status !== null && now - m.status >= settle);
       if (still || now - start > timeoutMs) {
         window.__k8sjobsClick.stop();
         const t0 = from === 'up' ? m.up : m.t0;
         const rel = (x) => (x === null || t0 === null || t0 === undefined ? null : Math.round((x - t0) * 10) / 10);
         resolve({ painted: rel(m.painted), status: rel(m.status), first: rel(m.first), last: rel(m.last),
-                  changes: m.changes, titles: m.titles, timedOut: !still });
+                  changes: m.changes, titles: m.titles, timedOut: !still, unchanged: m.last === null });
       } else setTimeout(tick, 50);
     };
     tick();
@@ -218,7 +226,7 @@ class Clicks:
         return self.measure(root, lambda: loc.click())
 
 
-def scenarios(c: Clicks, clicks: int) -> dict[str, dict]:
+def scenarios(c: Clicks, clicks: int, start_only: bool = False) -> dict[str, dict]:
     """Every scenario on the open start page (run all done); {name: figures}."""
     out: dict[str, dict] = {}
     c.execute(KERNEL_METER)
@@ -229,6 +237,20 @@ def scenarios(c: Clicks, clicks: int) -> dict[str, dict]:
     out["start page: Back"] = {"clicks": rows[1::2]}
     k = c.kernel("dashboard.step, dashboard.back", clicks)
     out["start page: Step"]["kernel"] = out["start page: Back"]["kernel"] = k
+    # the pi Job's later cycles: Step from cycle 1 to its last and Back again, twice (each figure has
+    # its pod bar and the counts their lines on both sides of the click)
+    c.execute("dashboard.seek(1); _last = len(dashboard.state.trace.cycles)")
+    c.page.wait_for_timeout(800)
+    last = int(c.execute("print(_last)").strip())
+    later = []
+    for _ in range(max(1, clicks // (2 * (last - 1)))):
+        later += [c.click(0, ".k8sjobs-step") for _ in range(1, last)]
+        later += [c.click(0, ".k8sjobs-back") for _ in range(1, last)]
+    out[f"start page: Step/Back, cycles 1-{last}"] = {
+        "clicks": later, "kernel": c.kernel("dashboard.step, dashboard.step, dashboard.back, dashboard.back", clicks)}
+    c.execute("dashboard.seek(0)")
+    if start_only:
+        return out
 
     # -- a dashboard with 1,000 active pods, in a cell of its own
     c.page.evaluate(ADD_CELL_JS, BIG_CELL)
@@ -278,7 +300,7 @@ def scenarios(c: Clicks, clicks: int) -> dict[str, dict]:
     return out
 
 
-def run_lab(clicks: int, code: Path) -> dict:
+def run_lab(clicks: int, code: Path, start_only: bool = False) -> dict:
     from harness import Browser, JupyterLab
 
     # the kernels import this checkout's k8sjobs (or --code's), not the one the venv has installed
@@ -293,12 +315,12 @@ def run_lab(clicks: int, code: Path) -> dict:
             where = Clicks(probe.page).execute("import k8sjobs; print(k8sjobs.__file__)").strip()
             if not where.startswith(str(code)):
                 raise SystemExit(f"the kernel imports {where}, not {code}'s k8sjobs")
-            return scenarios(Clicks(probe.page), clicks)
+            return scenarios(Clicks(probe.page), clicks, start_only)
         finally:
             probe.close()
 
 
-def run_lite(clicks: int, site: Path) -> dict:
+def run_lite(clicks: int, site: Path, start_only: bool = False) -> dict:
     import litepage
 
     with litepage.Browser() as browser:
@@ -308,7 +330,7 @@ def run_lite(clicks: int, site: Path) -> dict:
             result = notebook.run_all(timeout=300)
             if not result.ok:
                 raise SystemExit(f"the start page failed in JupyterLite: {result.errors}")
-            return scenarios(Clicks(tabs.current.page), clicks)
+            return scenarios(Clicks(tabs.current.page), clicks, start_only)
         finally:
             tabs.close()
 
@@ -320,6 +342,11 @@ def report(app: str, res: dict) -> list[str]:
     for name, r in res.items():
         rows = [x for x in r["clicks"] if x["painted"] is not None and not x["timedOut"]]
         painted = [x["painted"] for x in rows]
+        answered = [x["status"] for x in r["clicks"] if x.get("unchanged") and not x["timedOut"] and x["status"] is not None]
+        if answered and not painted:
+            lines.append(f"  {name:<38} {statistics.median(answered):7.0f} {percentile(answered, 0.95):7.0f} "
+                         f"{len(answered):3d}   (no figure changes: the click's answer is the status line)")
+            continue
         if not painted:
             lines.append(f"  {name:<38} no repaint seen: {r['clicks'][:1]}")
             continue
@@ -344,6 +371,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--apps", default="lab,lite", help="lab, lite or both (default)")
     parser.add_argument("--clicks", type=int, default=12, help="clicks per scenario pair (default 12)")
+    parser.add_argument("--start-only", action="store_true", help="only the start page's scenarios")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose k8sjobs JupyterLab's kernel imports")
     parser.add_argument("--site", type=Path, default=ROOT / "_site", help="the JupyterLite site (default: _site/)")
@@ -352,8 +380,8 @@ def main() -> int:
     figures: dict = {}
     for app in [a for a in args.apps.split(",") if a]:
         t0 = time.perf_counter()
-        figures[app] = (run_lab(args.clicks, args.code.resolve()) if app == "lab"
-                        else run_lite(args.clicks, args.site.resolve()))
+        figures[app] = (run_lab(args.clicks, args.code.resolve(), args.start_only) if app == "lab"
+                        else run_lite(args.clicks, args.site.resolve(), args.start_only))
         print("\n".join(report({"lab": "JupyterLab", "lite": "JupyterLite"}[app], figures[app])), flush=True)
         print(f"  ({time.perf_counter() - t0:.0f} s; uptime: {uptime()})", flush=True)
     if args.json:
