@@ -72,6 +72,22 @@ LOADER_ESM = ANYWIDGET_DEADLINE_JS + """
 const MESSAGES = __MESSAGES__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
 
+// plotly's view answers every update from the kernel with the figure's whole computed layout
+// and data, diffed against what the kernel sent (two messages back, which the kernel's figure
+// uses only for plotly's computed defaults). The diffs ran before the browser could paint the
+// update (about a tenth of a step's redraw); they now run after the next frame, in order.
+function deferDeltas(View) {
+  const proto = View && View.prototype;
+  if (!proto || proto.__k8sjobsDeferred) return;
+  for (const name of ["_sendLayoutDelta", "_sendTraceDeltas"]) {
+    const send = proto[name];
+    if (typeof send !== "function") continue;
+    proto[name] = function (...args) { requestAnimationFrame(() => setTimeout(() => send.apply(this, args), 0)); };
+  }
+  proto.__k8sjobsDeferred = true;
+  pages.deltasDeferred = true;
+}
+
 // plotly's widget module: imported once per page (per plotly version) for every figure; its
 // default export is called once per figure, as anywidget would (it keeps per-figure state).
 async function plotlyWidget(model) {
@@ -81,7 +97,8 @@ async function plotlyWidget(model) {
     // Evaluating plotly's module blocks the page for about a second: first let the widgets
     // that are starting now finish (each has anywidget's 2 s), then import.
     const idle = new Promise((go) => (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 100)))(go, { timeout: 1000 }));
-    pages.modules.set(key, idle.then(() => import(/* webpackIgnore: true */ url)).finally(() => URL.revokeObjectURL(url)));
+    pages.modules.set(key, idle.then(() => import(/* webpackIgnore: true */ url))
+      .then((mod) => { deferDeltas(mod.FigureView); return mod; }).finally(() => URL.revokeObjectURL(url)));
   }
   const def = (await pages.modules.get(key)).default;
   return typeof def === "function" ? await def() : def;

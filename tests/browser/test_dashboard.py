@@ -229,6 +229,8 @@ def test_dashboard_lab(lab, probe):
     probe.shot("1-rendered", scroll_to=EXPLORER)
     step_and_check(probe)
     probe.shot("2-step", scroll_to=EXPLORER)
+    # the figures' loader found plotly's view and moved its answers to an update after the paint
+    assert probe.page.evaluate("() => globalThis.__k8sjobsPlotly?.deltasDeferred === true")
     check_keyboard(probe)
     play_and_check(probe)
     probe.shot("3-played", scroll_to=EXPLORER)

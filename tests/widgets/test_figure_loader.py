@@ -38,6 +38,17 @@ def test_the_loader_keeps_every_message_plotly_listens_for():
         assert f'"{name}"' in LOADER_ESM
 
 
+def test_the_view_whose_answers_the_loader_defers_is_plotlys_exported_figure_view():
+    # The loader moves the view's two answers to an update (the computed layout's and data's diffs)
+    # after the next frame by patching plotly's exported FigureView; if a plotly upgrade renamed
+    # them, the patch would quietly do nothing (the browser tests also check it took).
+    assert re.search(r"export\{[^}]*\bas FigureView\b", PLOTLY_ESM)
+    tail = PLOTLY_ESM[PLOTLY_ESM.index(".update(this.el"):][:200]
+    for name in ("_sendTraceDeltas", "_sendLayoutDelta"):
+        assert f"this.{name}(" in tail, tail
+        assert f'"{name}"' in LOADER_ESM
+
+
 def test_the_full_state_is_the_current_figure():
     fw = LiveFigureWidget(go.Figure(go.Scatter(x=[1], y=[1])))
     with fw.batch_update():
