@@ -367,7 +367,7 @@ def plan_removal(job: Job, pods: list[Pod], rm_at_least: int) -> RemovalPlan:
 # ---------------------------------------------------------------------------- sync context
 
 
-@dataclass
+@dataclass(slots=True)
 class SyncJobCtx:
     """What one sync knows (mirrors syncJobCtx)."""
 
@@ -394,7 +394,7 @@ class SyncJobCtx:
     tracked_done: list[Pod] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class SyncResult:
     """What one sync did, for traces (not part of upstream)."""
 
@@ -666,22 +666,23 @@ class JobController:
 
     def sync_job(self, key: str) -> Exception | None:
         """Reconcile one Job (mirrors syncJob). Returns the error upstream would return, or None."""
-        self._result = SyncResult(key)
-        self._say("sync.begin", job=key)
+        self._result = result = SyncResult(key)
+        say = self._say
+        say("sync.begin", job=key)
         try:
             err = self._sync_job(key)
         except APIError as exc:  # an unexpected API failure is a sync error, as upstream returns it
             err = exc
-        result = self._result
         if err is not None:
             result.error = str(err)
         self.last_result = result
-        exp = self.expectations.get_expectations(key)
-        self._say("sync.end", job=key, case="" if err is None else "error",
-                  error=result.error, created=list(result.created), deleted=list(result.deleted),
-                  requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
-                  expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
-                  satisfied=self.expectations.satisfied_expectations(key))
+        expectations = self.expectations
+        exp = expectations.get_expectations(key)
+        say("sync.end", job=key, case="" if err is None else "error",
+            error=result.error, created=list(result.created), deleted=list(result.deleted),
+            requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
+            expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
+            satisfied=expectations.satisfied_expectations(key))
         return err
 
     def _sync_job(self, key: str) -> Exception | None:
@@ -731,7 +732,7 @@ class JobController:
         succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)
         failed = job.status.failed + self.non_ignored_failed_pods_count(ctx, new_failed) + len(ctx.uncounted_failed)
         ready = ctx.ready
-        self._report_observed(ctx, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
+        self._report_observed(ctx, key, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
         if not satisfied:
             self._report_unsatisfied(key)
 
@@ -882,9 +883,11 @@ class JobController:
 
     # ------------------------------------------------------------------ helpers of sync_job
 
-    def _report_observed(self, ctx: SyncJobCtx, satisfied: bool, succeeded: int, failed: int,
+    def _report_observed(self, ctx: SyncJobCtx, key: str, satisfied: bool, succeeded: int, failed: int,
                          new_succeeded: int, new_failed: int, ready: int) -> None:
-        by_phase = dict(ctx.by_phase)
+        # The settled pods are counted here, in the sync's own by_phase (classify_pods made it
+        # for this report; nothing else reads it).
+        by_phase = ctx.by_phase
         uid = ctx.job.metadata.uid
         settled_s = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_SUCCEEDED)
         settled_f = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_FAILED)
@@ -892,9 +895,9 @@ class JobController:
             by_phase[Phase.SUCCEEDED] = by_phase.get(Phase.SUCCEEDED, 0) + settled_s
         if settled_f:
             by_phase[Phase.FAILED] = by_phase.get(Phase.FAILED, 0) + settled_f
-        exp = self.expectations.get_expectations(key_func(ctx.job))
-        rec = self.pod_backoff_store.get(key_func(ctx.job))
-        self._say("sync.observed", job=key_func(ctx.job),
+        exp = self.expectations.get_expectations(key)
+        rec = self.pod_backoff_store.get(key)
+        self._say("sync.observed", job=key,
                   pods=len(ctx.pods) + settled_s + settled_f,
                   active=len(ctx.active_pods), ready=ready,
                   terminating=ctx.terminating, succeeded=succeeded, failed=failed, by_phase=by_phase,
