@@ -1376,10 +1376,7 @@ class JobController:
         if indexed:
             # Introduce completed indexes in order.
             pods = sorted(pods, key=lambda p: iju.get_completion_index(p.metadata.annotations))
-        old_counters = (job.status.succeeded, job.status.failed)
-        status = job.status
-        unc = status.uncounted_terminated_pods or UncountedTerminatedPods()
-        status, changed = clean_uncounted_pods_without_finalizers(status, uids_with_finalizer)
+        status, changed = clean_uncounted_pods_without_finalizers(job.status, uids_with_finalizer)
         needs_flush = needs_flush or changed
         unc = status.uncounted_terminated_pods
         unc_succeeded = list(unc.succeeded)
@@ -1473,7 +1470,6 @@ class JobController:
             self._report_status_write(ctx.job)
             if job_finished:
                 self.record_job_finished(ctx.job, ctx.finished_condition)
-        del old_counters
         return None
 
     def flush_uncounted_and_remove_finalizers(self, ctx: SyncJobCtx, to_remove: list[Pod],
