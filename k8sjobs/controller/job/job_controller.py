@@ -177,8 +177,14 @@ def is_success_criteria_met_condition(cond: JobCondition | None) -> bool:
 
 
 def has_success_criteria_met_condition(job: Job) -> JobCondition | None:
-    """The Job's SuccessCriteriaMet=True condition, if any."""
-    c = find_condition_by_type(job.status.conditions, JobConditionType.SUCCESS_CRITERIA_MET)
+    """The Job's SuccessCriteriaMet=True condition, if any (mirrors hasSuccessCriteriaMetCondition)."""
+    return success_criteria_met_in(job.status.conditions)
+
+
+def success_criteria_met_in(conditions: tuple[JobCondition, ...]) -> JobCondition | None:
+    """The SuccessCriteriaMet=True condition among ``conditions``: what has_success_criteria_met_condition
+    answers for a Job holding them (asked of a status being built, with no Job copied for it)."""
+    c = find_condition_by_type(conditions, JobConditionType.SUCCESS_CRITERIA_MET)
     return c if c is not None and c.status == ConditionStatus.TRUE else None
 
 
@@ -1444,7 +1450,7 @@ class JobController:
                       reason_code=fc.reason)
             ctx.finished_condition = fc = new_failed_condition_for_failure_target(fc, now)
         if is_success_criteria_met_condition(fc):
-            if has_success_criteria_met_condition(evolve(job, status=status)) is None:
+            if success_criteria_met_in(status.conditions) is None:  # the Job as this status makes it
                 status = evolve(status, conditions=(*status.conditions, fc))
                 needs_flush = True
                 self._result.conditions_added.append(f"SuccessCriteriaMet={fc.reason}")
@@ -1551,9 +1557,10 @@ class JobController:
             return False
         conds, _ = ensure_job_condition_status(job.status.conditions, fc.type, fc.status, fc.reason, fc.message,
                                                self.clock.now())
-        status = evolve(job.status, conditions=conds)
         if fc.type == JobConditionType.COMPLETE:
-            status = evolve(status, completion_time=fc.last_transition_time)
+            status = evolve(job.status, conditions=conds, completion_time=fc.last_transition_time)
+        else:
+            status = evolve(job.status, conditions=conds)
         ctx.job = evolve(job, status=status)
         self._result.conditions_added.append(f"{fc.type}={fc.reason}")
         self._say("condition.complete" if fc.type == JobConditionType.COMPLETE else "condition.failed",
