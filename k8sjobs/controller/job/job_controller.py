@@ -418,13 +418,18 @@ class SyncResult:
     skipped: str | None = None
 
 
+def always_listening() -> bool:
+    """The default of :attr:`JobController.listening`: every report is made."""
+    return True
+
+
 class JobController:
     """The Job controller: event handlers, work queue, ``sync_job`` and ``manage_job``."""
 
     def __init__(self, *, jobs: Informer, pods: Informer, pod_control: PodControl, job_client: JobClient,
                  clock: Clock, recorder: EventRecorder, queue: RateLimitingQueue | None = None,
                  orphan_queue: RateLimitingQueue | None = None, emit: Emit = null_emit,
-                 register_handlers: bool = True) -> None:
+                 register_handlers: bool = True, listening: Callable[[], bool] = always_listening) -> None:
         self.jobs = jobs
         self.pods = pods
         self.pod_control = pod_control
@@ -437,6 +442,10 @@ class JobController:
         # self._say(rule, **fields): language-neutral, the rule id and its fields (k8sjobs.trace.reasons
         # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
         self._say: Emit = emit
+        self.listening = listening
+        """Whether anyone reads the report made only for a trace, ``sync.observed`` (every pod counted by
+        phase, the expectations, the backoff record): a headless run skips building it. Decisions, and the
+        ``sync.begin`` / ``sync.end`` a run's budget counts, are reported either way."""
         self.expectations = ControllerExpectations(clock)
         self.finalizer_expectations = UIDTrackingExpectations()
         self.pod_backoff_store = bu.BackoffStore()
@@ -738,7 +747,8 @@ class JobController:
         succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)
         failed = job.status.failed + self.non_ignored_failed_pods_count(ctx, new_failed) + len(ctx.uncounted_failed)
         ready = ctx.ready
-        self._report_observed(ctx, key, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
+        if self.listening():
+            self._report_observed(ctx, key, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
         if not satisfied:
             self._report_unsatisfied(key)
 
