@@ -443,9 +443,10 @@ class JobController:
         # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
         self._say: Emit = emit
         self.listening = listening
-        """Whether anyone reads the report made only for a trace, ``sync.observed`` (every pod counted by
-        phase, the expectations, the backoff record): a headless run skips building it. Decisions, and the
-        ``sync.begin`` / ``sync.end`` a run's budget counts, are reported either way."""
+        """Whether anyone reads what is reported only for a trace: ``sync.observed`` (every pod counted by
+        phase, the expectations, the backoff record) and the details of ``sync.end``. A headless run skips
+        building them. Decisions, and ``sync.begin`` / ``sync.end`` themselves (the cycles a run's budget
+        counts), are reported either way."""
         self.expectations = ControllerExpectations(clock)
         self.finalizer_expectations = UIDTrackingExpectations()
         self.pod_backoff_store = bu.BackoffStore()
@@ -691,6 +692,9 @@ class JobController:
         if err is not None:
             result.error = str(err)
         self.last_result = result
+        if not self.listening():
+            say("sync.end", job=key)  # the end of a cycle, which a run's budget counts; its details are for a trace
+            return err
         expectations = self.expectations
         exp = expectations.get_expectations(key)
         say("sync.end", job=key, case="" if err is None else "error",
