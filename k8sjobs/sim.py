@@ -554,7 +554,8 @@ class Simulation:
         self.controller = JobController(
             jobs=self.job_informer, pods=self.pod_informer,
             pod_control=StorePodControl(self.store, self.recorder), job_client=StoreJobClient(self.store),
-            clock=self.clock, recorder=self.recorder, queue=queue, orphan_queue=orphan_queue, emit=self._emit)
+            clock=self.clock, recorder=self.recorder, queue=queue, orphan_queue=orphan_queue, emit=self._emit,
+            listening=self._listening)
         job_worker.bind(self.controller.process_next_work_item, self.controller.queue.__len__)
         orphan_worker.bind(self.controller.process_next_orphan_pod)
         ttl_worker = self.register_worker("ttl", PRIORITY_TTL_WORKER, drain=True)
@@ -685,6 +686,10 @@ class Simulation:
                 self.job_uids.setdefault(f"{meta.namespace}/{meta.name}", meta.uid)
         for fn in self.watchers:
             fn(ev)
+
+    def _listening(self) -> bool:
+        # A bound method, not a closure: a clone's controller asks the clone.
+        return bool(self.listeners)
 
     def add_listener(self, fn: Listener) -> None:
         """Receive every decision and observation: ``fn(rule_id, fields)``."""

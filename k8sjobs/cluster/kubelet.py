@@ -17,6 +17,8 @@ after the last regular container has exited (:func:`stop_sidecars`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..api.types import (
     ConditionStatus,
     ContainerState,
@@ -91,9 +93,10 @@ def bind(pod: Pod, node: str, t: float) -> Pod:
     pulled or container started (the pod-level ``activeDeadlineSeconds`` counts from it).
     """
     conds = merged_conditions(pod.status.conditions, t, (("PodScheduled", ConditionStatus.TRUE, "", ""),))
-    status = pod.status if conds is None else evolve(pod.status, conditions=conds)
-    if status.start_time is None:
-        status = evolve(status, start_time=t)
+    changes: dict[str, Any] = {} if conds is None else {"conditions": conds}
+    if pod.status.start_time is None:
+        changes["start_time"] = t
+    status = evolve(pod.status, **changes) if changes else pod.status  # (one copy for both fields)
     return evolve(pod, spec=evolve(pod.spec, node_name=node), status=status)
 
 

@@ -798,3 +798,24 @@ def test_every_invalid_annotation_is_reported_at_once():
     paths = [e.field for e in info.value.errors]
     assert paths == ["spec.template.metadata.annotations[sim.k8sjobs.io/fail-rate]",
                      "spec.template.metadata.annotations[sim.k8sjobs.io/exit-code]"]
+
+
+def test_a_headless_run_skips_only_the_trace_only_report_and_counts_the_same_budget():
+    """sync.observed is built only while someone listens; the run itself (its events, cycles and the pods
+    the syncs read, what budgets count) is the same with and without a listener."""
+    manifest = job(completions=6, parallelism=3, ann={"sim.k8sjobs.io/fail-rate": "0.3"}, backoffLimit=20)
+    headless = Simulation(manifest, SimConfig(seed=4))
+    seen: list[str] = []
+    listened = Simulation(manifest, SimConfig(seed=4))
+    listened.add_listener(lambda kind, fields: seen.append(kind))
+    heard_by_clone: list[str] = []
+    clone = headless.clone()
+    clone.add_listener(lambda kind, fields: heard_by_clone.append(kind))
+    for sim in (headless, listened, clone):
+        sim.run_until_finished()
+    counted = [(s.events_run, s.cycles, s.pod_cycles, s.pods_created, s.now, s.job.status)
+               for s in (headless, listened, clone)]
+    assert counted[0] == counted[1] == counted[2]
+    assert seen.count("sync.observed") == seen.count("sync.begin") - seen.count("sync.skip.finished") > 0
+    assert heard_by_clone.count("sync.observed") == seen.count("sync.observed")
+    assert headless.controller.listening() is False and listened.controller.listening() is True

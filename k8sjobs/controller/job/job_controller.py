@@ -177,8 +177,14 @@ def is_success_criteria_met_condition(cond: JobCondition | None) -> bool:
 
 
 def has_success_criteria_met_condition(job: Job) -> JobCondition | None:
-    """The Job's SuccessCriteriaMet=True condition, if any."""
-    c = find_condition_by_type(job.status.conditions, JobConditionType.SUCCESS_CRITERIA_MET)
+    """The Job's SuccessCriteriaMet=True condition, if any (mirrors hasSuccessCriteriaMetCondition)."""
+    return success_criteria_met_in(job.status.conditions)
+
+
+def success_criteria_met_in(conditions: tuple[JobCondition, ...]) -> JobCondition | None:
+    """The SuccessCriteriaMet=True condition among ``conditions``: what has_success_criteria_met_condition
+    answers for a Job holding them (asked of a status being built, with no Job copied for it)."""
+    c = find_condition_by_type(conditions, JobConditionType.SUCCESS_CRITERIA_MET)
     return c if c is not None and c.status == ConditionStatus.TRUE else None
 
 
@@ -367,7 +373,7 @@ def plan_removal(job: Job, pods: list[Pod], rm_at_least: int) -> RemovalPlan:
 # ---------------------------------------------------------------------------- sync context
 
 
-@dataclass
+@dataclass(slots=True)
 class SyncJobCtx:
     """What one sync knows (mirrors syncJobCtx)."""
 
@@ -394,7 +400,7 @@ class SyncJobCtx:
     tracked_done: list[Pod] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class SyncResult:
     """What one sync did, for traces (not part of upstream)."""
 
@@ -412,13 +418,18 @@ class SyncResult:
     skipped: str | None = None
 
 
+def always_listening() -> bool:
+    """The default of :attr:`JobController.listening`: every report is made."""
+    return True
+
+
 class JobController:
     """The Job controller: event handlers, work queue, ``sync_job`` and ``manage_job``."""
 
     def __init__(self, *, jobs: Informer, pods: Informer, pod_control: PodControl, job_client: JobClient,
                  clock: Clock, recorder: EventRecorder, queue: RateLimitingQueue | None = None,
                  orphan_queue: RateLimitingQueue | None = None, emit: Emit = null_emit,
-                 register_handlers: bool = True) -> None:
+                 register_handlers: bool = True, listening: Callable[[], bool] = always_listening) -> None:
         self.jobs = jobs
         self.pods = pods
         self.pod_control = pod_control
@@ -431,6 +442,11 @@ class JobController:
         # self._say(rule, **fields): language-neutral, the rule id and its fields (k8sjobs.trace.reasons
         # renders the sentence). The hook itself, not a method passing it on: it is called ~10 times a sync.
         self._say: Emit = emit
+        self.listening = listening
+        """Whether anyone reads what is reported only for a trace: ``sync.observed`` (every pod counted by
+        phase, the expectations, the backoff record) and the details of ``sync.end``. A headless run skips
+        building them. Decisions, and ``sync.begin`` / ``sync.end`` themselves (the cycles a run's budget
+        counts), are reported either way."""
         self.expectations = ControllerExpectations(clock)
         self.finalizer_expectations = UIDTrackingExpectations()
         self.pod_backoff_store = bu.BackoffStore()
@@ -666,22 +682,26 @@ class JobController:
 
     def sync_job(self, key: str) -> Exception | None:
         """Reconcile one Job (mirrors syncJob). Returns the error upstream would return, or None."""
-        self._result = SyncResult(key)
-        self._say("sync.begin", job=key)
+        self._result = result = SyncResult(key)
+        say = self._say
+        say("sync.begin", job=key)
         try:
             err = self._sync_job(key)
         except APIError as exc:  # an unexpected API failure is a sync error, as upstream returns it
             err = exc
-        result = self._result
         if err is not None:
             result.error = str(err)
         self.last_result = result
-        exp = self.expectations.get_expectations(key)
-        self._say("sync.end", job=key, case="" if err is None else "error",
-                  error=result.error, created=list(result.created), deleted=list(result.deleted),
-                  requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
-                  expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
-                  satisfied=self.expectations.satisfied_expectations(key))
+        if not self.listening():
+            say("sync.end", job=key)  # the end of a cycle, which a run's budget counts; its details are for a trace
+            return err
+        expectations = self.expectations
+        exp = expectations.get_expectations(key)
+        say("sync.end", job=key, case="" if err is None else "error",
+            error=result.error, created=list(result.created), deleted=list(result.deleted),
+            requeue_after=result.requeue_after, expect_add=exp.add if exp else 0,
+            expect_del=exp.dele if exp else 0, expect_since=exp.timestamp if exp else None,
+            satisfied=expectations.satisfied_expectations(key))
         return err
 
     def _sync_job(self, key: str) -> Exception | None:
@@ -731,7 +751,8 @@ class JobController:
         succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)
         failed = job.status.failed + self.non_ignored_failed_pods_count(ctx, new_failed) + len(ctx.uncounted_failed)
         ready = ctx.ready
-        self._report_observed(ctx, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
+        if self.listening():
+            self._report_observed(ctx, key, satisfied, succeeded, failed, len(new_succeeded), len(new_failed), ready)
         if not satisfied:
             self._report_unsatisfied(key)
 
@@ -882,9 +903,11 @@ class JobController:
 
     # ------------------------------------------------------------------ helpers of sync_job
 
-    def _report_observed(self, ctx: SyncJobCtx, satisfied: bool, succeeded: int, failed: int,
+    def _report_observed(self, ctx: SyncJobCtx, key: str, satisfied: bool, succeeded: int, failed: int,
                          new_succeeded: int, new_failed: int, ready: int) -> None:
-        by_phase = dict(ctx.by_phase)
+        # The settled pods are counted here, in the sync's own by_phase (classify_pods made it
+        # for this report; nothing else reads it).
+        by_phase = ctx.by_phase
         uid = ctx.job.metadata.uid
         settled_s = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_SUCCEEDED)
         settled_f = self.pods.index_size(JOB_POD_INDEX, uid + SETTLED_FAILED)
@@ -892,9 +915,9 @@ class JobController:
             by_phase[Phase.SUCCEEDED] = by_phase.get(Phase.SUCCEEDED, 0) + settled_s
         if settled_f:
             by_phase[Phase.FAILED] = by_phase.get(Phase.FAILED, 0) + settled_f
-        exp = self.expectations.get_expectations(key_func(ctx.job))
-        rec = self.pod_backoff_store.get(key_func(ctx.job))
-        self._say("sync.observed", job=key_func(ctx.job),
+        exp = self.expectations.get_expectations(key)
+        rec = self.pod_backoff_store.get(key)
+        self._say("sync.observed", job=key,
                   pods=len(ctx.pods) + settled_s + settled_f,
                   active=len(ctx.active_pods), ready=ready,
                   terminating=ctx.terminating, succeeded=succeeded, failed=failed, by_phase=by_phase,
@@ -1373,10 +1396,7 @@ class JobController:
         if indexed:
             # Introduce completed indexes in order.
             pods = sorted(pods, key=lambda p: iju.get_completion_index(p.metadata.annotations))
-        old_counters = (job.status.succeeded, job.status.failed)
-        status = job.status
-        unc = status.uncounted_terminated_pods or UncountedTerminatedPods()
-        status, changed = clean_uncounted_pods_without_finalizers(status, uids_with_finalizer)
+        status, changed = clean_uncounted_pods_without_finalizers(job.status, uids_with_finalizer)
         needs_flush = needs_flush or changed
         unc = status.uncounted_terminated_pods
         unc_succeeded = list(unc.succeeded)
@@ -1444,7 +1464,7 @@ class JobController:
                       reason_code=fc.reason)
             ctx.finished_condition = fc = new_failed_condition_for_failure_target(fc, now)
         if is_success_criteria_met_condition(fc):
-            if has_success_criteria_met_condition(evolve(job, status=status)) is None:
+            if success_criteria_met_in(status.conditions) is None:  # the Job as this status makes it
                 status = evolve(status, conditions=(*status.conditions, fc))
                 needs_flush = True
                 self._result.conditions_added.append(f"SuccessCriteriaMet={fc.reason}")
@@ -1470,7 +1490,6 @@ class JobController:
             self._report_status_write(ctx.job)
             if job_finished:
                 self.record_job_finished(ctx.job, ctx.finished_condition)
-        del old_counters
         return None
 
     def flush_uncounted_and_remove_finalizers(self, ctx: SyncJobCtx, to_remove: list[Pod],
@@ -1552,9 +1571,10 @@ class JobController:
             return False
         conds, _ = ensure_job_condition_status(job.status.conditions, fc.type, fc.status, fc.reason, fc.message,
                                                self.clock.now())
-        status = evolve(job.status, conditions=conds)
         if fc.type == JobConditionType.COMPLETE:
-            status = evolve(status, completion_time=fc.last_transition_time)
+            status = evolve(job.status, conditions=conds, completion_time=fc.last_transition_time)
+        else:
+            status = evolve(job.status, conditions=conds)
         ctx.job = evolve(job, status=status)
         self._result.conditions_added.append(f"{fc.type}={fc.reason}")
         self._say("condition.complete" if fc.type == JobConditionType.COMPLETE else "condition.failed",

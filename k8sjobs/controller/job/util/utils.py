@@ -11,5 +11,7 @@ from ....api.types import ConditionStatus, Job, JobConditionType
 
 def is_job_finished(job: Job) -> bool:
     """Complete=True or Failed=True (mirrors util.IsJobFinished)."""
-    return any(c.type in (JobConditionType.COMPLETE, JobConditionType.FAILED) and c.status == ConditionStatus.TRUE
-               for c in job.status.conditions)
+    for c in job.status.conditions:  # (a loop, not any() over a generator: every sync of every controller asks)
+        if (c.type == JobConditionType.COMPLETE or c.type == JobConditionType.FAILED) and c.status == ConditionStatus.TRUE:
+            return True
+    return False
