@@ -90,13 +90,23 @@ def to_time(seconds: float | None, zone: _dt.tzinfo, origin: float = 0.0) -> _dt
     """
     if seconds is None:
         return GO_ZERO
+    # A pure function of its arguments, and a controller asks for the same instant at each sync of
+    # that instant (jm.now()): the last answer is kept (the zone compared by identity).
+    last = _LAST_TO_TIME
+    if seconds == last[0] and origin == last[1] and zone is last[2]:
+        return last[3]
     t = EPOCH + _dt.timedelta(seconds=seconds + origin if origin else seconds)
-    if zone is _dt.UTC:
-        return t
-    try:
-        return t.astimezone(zone)
-    except OverflowError:
-        return t
+    if zone is not _dt.UTC:
+        try:
+            t = t.astimezone(zone)
+        except OverflowError:
+            pass
+    last[:] = (seconds, origin, zone, t)
+    return t
+
+
+_LAST_TO_TIME: list[Any] = [None, None, None, None]
+"""(seconds, origin, zone, answer) of the last :func:`to_time`."""
 
 
 def from_time(t: _dt.datetime, origin: float = 0.0) -> float:
@@ -395,12 +405,20 @@ def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime, origin: float =
 # ---------------------------------------------------------------------------- finished Jobs
 
 
+_COMPLETE = JobConditionType.COMPLETE
+_FAILED = JobConditionType.FAILED
+_TRUE = ConditionStatus.TRUE
+_NOT_FINISHED = (False, "")
+
+
 def get_finished_status(job: Job) -> tuple[bool, str]:
     """(finished, Complete or Failed) from the first such condition with status True (mirrors getFinishedStatus in cronjob_controllerv2.go)."""
+    # (Module constants instead of class attributes: this runs twice for every Job at every sync.)
     for c in job.status.conditions:
-        if c.type in (JobConditionType.COMPLETE, JobConditionType.FAILED) and c.status == ConditionStatus.TRUE:
-            return True, c.type
-    return False, ""
+        ctype = c.type
+        if (ctype == _COMPLETE or ctype == _FAILED) and c.status == _TRUE:
+            return True, ctype
+    return _NOT_FINISHED
 
 
 def is_job_finished(job: Job) -> bool:
@@ -411,7 +429,7 @@ def is_job_finished(job: Job) -> bool:
 def is_job_succeeded(job: Job) -> bool:
     """Complete=True (mirrors IsJobSucceeded in pkg/controller/job/util/utils.go)."""
     for c in job.status.conditions:
-        if c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE:
+        if c.type == _COMPLETE and c.status == _TRUE:
             return True
     return False
 
