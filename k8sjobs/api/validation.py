@@ -588,6 +588,26 @@ def _object_meta_update_errors(new: Any, old: Any, path: str) -> list[FieldError
 def _object_meta_fields_errors(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
     """The rest of ValidateObjectMetaUpdate: the new object's labels, annotations, owner references and
     finalizers, appended to ``errs``."""
+    fields = (new.labels, new.annotations, new.owner_references, new.finalizers)
+    last = _LAST_VALID_META_FIELDS[0]
+    if (fields[0] is last[0] and fields[1] is last[1] and fields[2] is last[2] and fields[3] is last[3]):
+        # The very maps and tuples found valid last time (every version of an object shares them: a
+        # status write changes neither; the API objects' maps are never changed in place): the
+        # checks below would find nothing again, whatever the path.
+        return errs
+    before = len(errs)
+    errs = _object_meta_field_checks(errs, new, path)
+    if len(errs) == before:
+        _LAST_VALID_META_FIELDS[0] = fields
+    return errs
+
+
+_NOTHING_YET = object()
+_LAST_VALID_META_FIELDS: list[tuple[Any, Any, Any, Any]] = [(_NOTHING_YET,) * 4]
+"""(labels, annotations, owner references, finalizers) of the last metadata whose fields were found valid."""
+
+
+def _object_meta_field_checks(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
     errs.extend(validate_labels(new.labels, f"{path}.labels"))
     errs.extend(validate_annotations(new.annotations, f"{path}.annotations"))
     errs.extend(_validate_owner_references(new.owner_references, f"{path}.ownerReferences"))
