@@ -439,7 +439,8 @@ class CronJobController:
             return  # a periodic resync, not a change
         cur_ref = get_controller_of(cur)
         old_ref = get_controller_of(old)
-        if cur_ref != old_ref and old_ref is not None:
+        # (Every version of a Job shares its owner references: the same reference is not compared field by field.)
+        if cur_ref is not old_ref and cur_ref != old_ref and old_ref is not None:
             cj = self.resolve_controller_ref(old.metadata.namespace, old_ref)
             if cj is not None:
                 self.enqueue_controller(cj)

@@ -178,6 +178,8 @@ def delete_from_active_list(ref: Ref, uid: str) -> None:
     if cj is None:
         return
     kept = tuple(a for a in cj.status.active if a.uid != uid)
+    if len(kept) == len(cj.status.active):
+        return  # nothing to drop (a history cleanup deletes finished Jobs): the copy would equal the object
     ref.obj = evolve(cj, status=evolve(cj.status, active=kept))
 
 
