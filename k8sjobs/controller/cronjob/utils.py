@@ -143,8 +143,19 @@ def _trunc_seconds(d: _dt.timedelta) -> int:
 
 def _next(schedule: Schedule, t: _dt.datetime) -> _dt.datetime:
     """``schedule.Next(t)`` with robfig's zero time when there is none."""
+    last = _LAST_NEXT
+    if t is last[0] and schedule is last[1]:
+        # The same question as the last one (immutable objects: the same answer). A sync asks for the
+        # time after its most recent schedule time, which is the same object from sync to sync.
+        return last[2]
     n = schedule.next(t)
-    return GO_ZERO if n is None else n
+    n = GO_ZERO if n is None else n
+    last[:] = (t, schedule, n)
+    return n
+
+
+_LAST_NEXT: list[Any] = [None, None, None]
+"""(time, schedule, answer) of the last :func:`_next`."""
 
 
 def _is_zero(t: _dt.datetime) -> bool:
@@ -310,7 +321,10 @@ def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedu
     else:
         base = mr.most_recent
     nxt = _next(schedule, base)
-    return go_sub(nxt + _dt.timedelta(seconds=NEXT_SCHEDULE_DELTA), now)
+    return go_sub(nxt + _NEXT_SCHEDULE_DELTA, now)
+
+
+_NEXT_SCHEDULE_DELTA = _dt.timedelta(seconds=NEXT_SCHEDULE_DELTA)
 
 
 class NextSchedule(NamedTuple):
