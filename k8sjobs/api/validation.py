@@ -284,6 +284,19 @@ def _qualified_name_errors(value: str) -> list[str]:
 
 def is_valid_label_value(value: str) -> list[str]:
     """content.IsLabelValue."""
+    if _known(value, _VALID_LABEL_VALUES):
+        return []  # (a Job's name and UID are label values of its labels, its template's and its selector's)
+    errs = _label_value_errors(value)
+    if not errs:
+        _remember(_VALID_LABEL_VALUES, value)
+    return errs
+
+
+_VALID_LABEL_VALUES: set[str] = set()
+"""Label values already found valid (bounded as _VALID_LABELS; the answer depends on the value alone)."""
+
+
+def _label_value_errors(value: str) -> list[str]:
     errs = []
     if len(value) > 63:
         errs.append(max_len_error(63))
