@@ -449,10 +449,16 @@ def validate_labels(labels: dict[str, str], path: str) -> list[FieldError]:
     if _known(items, _VALID_LABELS):
         return []
     errs: list[FieldError] = []
+    # (Errors are made only from messages there are: an empty generator per key and value cost more
+    # than the checks themselves, and a Job's new labels are checked at its every creation.)
     for k, v in sorted(items):
-        errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k))
+        msgs = is_qualified_name(k)
+        if msgs:
+            errs.extend(FieldError.invalid(path, k, m) for m in msgs)
         if isinstance(v, str):
-            errs.extend(FieldError.invalid(path, v, m) for m in is_valid_label_value(v))
+            msgs = is_valid_label_value(v)
+            if msgs:
+                errs.extend(FieldError.invalid(path, v, m) for m in msgs)
     if not errs:
         _remember(_VALID_LABELS, items)
     return errs
@@ -465,7 +471,9 @@ def validate_annotations(annotations: dict[str, str], path: str) -> list[FieldEr
         return []
     errs: list[FieldError] = []
     for k in sorted(annotations):
-        errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k.lower()))
+        msgs = is_qualified_name(k.lower())
+        if msgs:
+            errs.extend(FieldError.invalid(path, k, m) for m in msgs)
     size = sum(len(k) + len(v) for k, v in items)
     if size > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(FieldError.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
@@ -480,19 +488,24 @@ _STANDARD_FINALIZERS = {"kubernetes", "orphan", "foregroundDeletion"}
 def validate_object_meta(meta: Any, path: str = "metadata", requires_namespace: bool = True) -> list[FieldError]:
     """ValidateObjectMeta with ValidateReplicationControllerName (a DNS-1123 subdomain)."""
     errs: list[FieldError] = []
+    # (As in validate_labels: errors are made only from messages there are.)
     if meta.generate_name:
-        errs.extend(FieldError.invalid(f"{path}.generateName", meta.generate_name, m)
-                    for m in name_is_dns_subdomain(meta.generate_name, True))
+        msgs = name_is_dns_subdomain(meta.generate_name, True)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{path}.generateName", meta.generate_name, m) for m in msgs)
     if not meta.name:
         errs.append(FieldError.required(f"{path}.name", "name or generateName is required"))
     else:
-        errs.extend(FieldError.invalid(f"{path}.name", meta.name, m) for m in name_is_dns_subdomain(meta.name, False))
+        msgs = name_is_dns_subdomain(meta.name, False)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{path}.name", meta.name, m) for m in msgs)
     if requires_namespace:
         if not meta.namespace:
             errs.append(FieldError.required(f"{path}.namespace"))
         else:
-            errs.extend(FieldError.invalid(f"{path}.namespace", meta.namespace, m)
-                        for m in name_is_dns_label(meta.namespace, False))
+            msgs = name_is_dns_label(meta.namespace, False)
+            if msgs:
+                errs.extend(FieldError.invalid(f"{path}.namespace", meta.namespace, m) for m in msgs)
     errs.extend(validate_nonnegative(meta.generation, f"{path}.generation"))
     errs.extend(validate_labels(meta.labels, f"{path}.labels"))
     errs.extend(validate_annotations(meta.annotations, f"{path}.annotations"))
@@ -548,7 +561,9 @@ def _owner_reference_errors(refs: tuple, path: str) -> list[FieldError]:
 def _validate_finalizers(finalizers: tuple[str, ...], path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     for f in finalizers:
-        errs.extend(FieldError.invalid(path, f, m) for m in is_qualified_name(f))
+        msgs = is_qualified_name(f)
+        if msgs:
+            errs.extend(FieldError.invalid(path, f, m) for m in msgs)
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
         errs.append(FieldError.invalid(path, GoValue("[]string{" + ", ".join(json.dumps(f) for f in finalizers) + "}"),
                                        "finalizer orphan and foregroundDeletion cannot be both set"))
@@ -655,9 +670,13 @@ def validate_label_selector(selector: LabelSelector | None, path: str) -> list[F
                                                  "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
         else:
             errs.append(FieldError.invalid(f"{p}.operator", req.operator, "not a valid selector operator"))
-        errs.extend(FieldError.invalid(f"{p}.key", req.key, m) for m in is_qualified_name(req.key))
+        msgs = is_qualified_name(req.key)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{p}.key", req.key, m) for m in msgs)
         for j, value in enumerate(req.values):
-            errs.extend(FieldError.invalid(f"{p}.values[{j}]", value, m) for m in is_valid_label_value(value))
+            msgs = is_valid_label_value(value)
+            if msgs:
+                errs.extend(FieldError.invalid(f"{p}.values[{j}]", value, m) for m in msgs)
     return errs
 
 
