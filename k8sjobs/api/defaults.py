@@ -69,7 +69,32 @@ _PROBE_FIELDS = ("livenessProbe", "readinessProbe", "startupProbe")
 
 def set_defaults_job(job: Job) -> Job:
     """SetDefaults_Job, the onPodConditions status default and the pod-template defaults."""
-    spec = job.spec
+    spec = _defaulted_job_spec(job.spec)
+    metadata = job.metadata
+    # The Job's labels default to the template's labels (as submitted, before the
+    # strategy adds the generated ones).
+    if not metadata.labels and job.spec.template.metadata.labels:
+        metadata = evolve(metadata, labels=dict(job.spec.template.metadata.labels))
+    return evolve(job, metadata=metadata, spec=spec)
+
+
+def _defaulted_job_spec(spec: JobSpec) -> JobSpec:
+    # A pure function of an immutable spec: the Jobs of a CronJob carry the very spec of its
+    # jobTemplate, defaulted once and found again by identity (the entry keeps the spec alive).
+    known = _DEFAULTED_JOB_SPECS.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    out = _job_spec_defaults(spec)
+    if len(_DEFAULTED_JOB_SPECS) >= 256:
+        _DEFAULTED_JOB_SPECS.clear()
+    _DEFAULTED_JOB_SPECS[id(spec)] = (spec, out)
+    return out
+
+
+_DEFAULTED_JOB_SPECS: dict[int, tuple[JobSpec, JobSpec]] = {}
+
+
+def _job_spec_defaults(spec: JobSpec) -> JobSpec:
     completions, parallelism = spec.completions, spec.parallelism
     # A non-parallel Job may leave both unset; both then become 1.
     if completions is None and parallelism is None:
@@ -83,7 +108,7 @@ def set_defaults_job(job: Job) -> Job:
     if replacement is None:  # only nil is defaulted: an explicit "" stays and fails validation
         replacement = (PodReplacementPolicy.FAILED if spec.pod_failure_policy is not None
                        else PodReplacementPolicy.TERMINATING_OR_FAILED)
-    spec = evolve(
+    return evolve(
         spec,
         completions=completions,
         parallelism=parallelism,
@@ -95,12 +120,6 @@ def set_defaults_job(job: Job) -> Job:
         pod_failure_policy=_default_pod_failure_policy(spec.pod_failure_policy),
         template=set_defaults_pod_template(spec.template),
     )
-    metadata = job.metadata
-    # The Job's labels default to the template's labels (as submitted, before the
-    # strategy adds the generated ones).
-    if not metadata.labels and job.spec.template.metadata.labels:
-        metadata = evolve(metadata, labels=dict(job.spec.template.metadata.labels))
-    return evolve(job, metadata=metadata, spec=spec)
 
 
 def set_defaults_cronjob(cronjob: CronJob) -> CronJob:
@@ -381,17 +400,21 @@ def generate_selector(job: Job) -> Job:
     The selector's matchLabels gets ``batch.kubernetes.io/controller-uid: <uid>`` unless
     the user already put that key there (a wrong value is then caught by validation).
     """
-    labels = dict(job.spec.template.metadata.labels)
+    return evolve(job, spec=_spec_with_generated_selector(job.spec, job.metadata.name, job.metadata.uid))
+
+
+def _spec_with_generated_selector(spec: JobSpec, name: str, uid: str) -> JobSpec:
+    labels = dict(spec.template.metadata.labels)
     for key in (LEGACY_JOB_NAME_LABEL, JOB_NAME_LABEL):
-        labels.setdefault(key, job.metadata.name)
+        labels.setdefault(key, name)
     for key in (LEGACY_CONTROLLER_UID_LABEL, CONTROLLER_UID_LABEL):
-        labels.setdefault(key, job.metadata.uid)
-    selector = job.spec.selector or LabelSelector()
+        labels.setdefault(key, uid)
+    selector = spec.selector or LabelSelector()
     match_labels = dict(selector.match_labels)
-    match_labels.setdefault(CONTROLLER_UID_LABEL, job.metadata.uid)
+    match_labels.setdefault(CONTROLLER_UID_LABEL, uid)
     selector = evolve(selector, match_labels=match_labels)
-    template = evolve(job.spec.template, metadata=evolve(job.spec.template.metadata, labels=labels))
-    return evolve(job, spec=evolve(job.spec, template=template, selector=selector))
+    template = evolve(spec.template, metadata=evolve(spec.template.metadata, labels=labels))
+    return evolve(spec, template=template, selector=selector)
 
 
 def prepare_for_create(job: Job) -> Job:
@@ -400,10 +423,10 @@ def prepare_for_create(job: Job) -> Job:
     Generates the selector unless ``manualSelector`` is true, clears the status and sets
     the generation to 1. The UID (and the name, for ``generateName``) must be set already.
     """
-    job = evolve(job, metadata=evolve(job.metadata, deletion_timestamp=None, deletion_grace_period_seconds=None))
-    if not job.spec.manual_selector:
-        job = generate_selector(job)
-    return evolve(job, status=JobStatus(), metadata=evolve(job.metadata, generation=1))
+    # (One copy of the metadata and one of the Job: generateSelector reads only the name and the UID.)
+    meta = evolve(job.metadata, deletion_timestamp=None, deletion_grace_period_seconds=None, generation=1)
+    spec = job.spec if job.spec.manual_selector else _spec_with_generated_selector(job.spec, meta.name, meta.uid)
+    return evolve(job, metadata=meta, spec=spec, status=JobStatus())
 
 
 def default_and_prepare_for_create(job: Job) -> Job:

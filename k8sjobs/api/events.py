@@ -78,6 +78,7 @@ class StoreEventRecorder:
         self._aggregates: dict[tuple[str, str, str], _Aggregate] = {}
         self._written: dict[tuple, tuple[str, str]] = {}
         self._serial = 0
+        self._event_source: EventSource | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> StoreEventRecorder:
         new = StoreEventRecorder.__new__(StoreEventRecorder)
@@ -128,11 +129,18 @@ class StoreEventRecorder:
             metadata=ObjectMeta(name=f"{meta.name}.{self._serial:016x}", namespace=meta.namespace or "default"),
             involved_object=ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
                                             uid=meta.uid, api_version=obj.api_version),
-            reason=reason, message=message, type=type, source=EventSource(component=self.component),
+            reason=reason, message=message, type=type, source=self._source(),
             first_timestamp=now, last_timestamp=now, count=1,
         )
         stored = self.store.create(ev)
         self._written[key] = (stored.metadata.namespace, stored.metadata.name)
+
+    def _source(self) -> EventSource:
+        # One immutable EventSource per component, shared by the recorder's events.
+        source = self._event_source
+        if source is None or source.component != self.component:
+            source = self._event_source = EventSource(component=self.component)
+        return source
 
     def recorded(self, obj: Any) -> list[tuple[float, str, str, str]]:
         """Every event recorded about ``obj``: (time, type, reason, message), filtered or not."""

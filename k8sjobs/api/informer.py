@@ -57,6 +57,7 @@ class Informer:
     def __init__(self, store: APIStore | None, kind: str, scheduler: Scheduler | None = None, *,
                  lag: float = 0.0, indexers: dict[str, IndexFunc] | None = None) -> None:
         self.kind = kind
+        self._label = "informer:" + kind
         self.scheduler = scheduler
         self.lag = float(lag)
         self._cache: dict[tuple[str, str], Any] = {}
@@ -111,34 +112,36 @@ class Informer:
             return
         self._last_delivery = t
         batch = self._batch = [ev]
-        self.scheduler.call_at(t, partial(self._deliver_batch, batch), priority=PRIORITY_INFORMER,
-                               label="informer:" + self.kind)
+        self.scheduler.call_at(t, partial(self._deliver_batch, batch), priority=PRIORITY_INFORMER, label=self._label)
 
     def _deliver_batch(self, batch: list[WatchEvent]) -> None:
         if batch is self._batch:
             self._batch = None
+        deliver = self._deliver
         for ev in batch:
             self.pending -= 1
-            self._deliver(ev)
+            deliver(ev)
 
     def _deliver(self, ev: WatchEvent) -> None:
         self.delivered += 1
-        key = (ev.obj.metadata.namespace, ev.obj.metadata.name)
-        if ev.type == DELETED:
-            old = self._cache.get(key, ev.obj)
+        type_, _kind, obj, _old = ev  # (unpacked once: this runs for every watch event)
+        meta = obj.metadata
+        key = (meta.namespace, meta.name)
+        if type_ == DELETED:
             self._drop(key)
             for h in self._handlers:
                 if h.on_delete:
-                    h.on_delete(ev.obj)
+                    h.on_delete(obj)
             return
         old = self._cache.get(key)
-        self._put(ev.obj, key, old)
+        self._put(obj, key, old)
+        added = old is None or type_ == ADDED
         for h in self._handlers:
-            if old is None or ev.type == ADDED:
+            if added:
                 if h.on_add:
-                    h.on_add(ev.obj)
+                    h.on_add(obj)
             elif h.on_update:
-                h.on_update(old, ev.obj)
+                h.on_update(old, obj)
 
     # ------------------------------------------------------------------ cache
 

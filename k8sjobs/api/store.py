@@ -89,6 +89,9 @@ class Faults:
         return new
 
 
+_new_tuple = tuple.__new__
+
+
 def _key(obj: Any) -> tuple[str, str]:
     return (obj.metadata.namespace, obj.metadata.name)
 
@@ -158,8 +161,9 @@ class APIStore:
                 raise err
 
     def _notify(self, ev: WatchEvent) -> None:
-        # A snapshot: a handler may stop watching (or start) while the event is delivered.
-        for handler in tuple(self._watchers[ev.kind]):
+        # The list is never changed in place (watch and its undo replace it), so a handler that
+        # stops watching (or starts) while the event is delivered does not change this loop.
+        for handler in self._watchers[ev.kind]:
             handler(ev)
 
     def _log(self, verb: str, kind: str, obj: Any) -> None:
@@ -174,11 +178,16 @@ class APIStore:
             self._non_terminal_pods[ns] = self._non_terminal_pods.get(ns, 0) + (1 if counted_new else -1)
 
     def _store(self, kind: str, obj: Any, old: Any, verb: str) -> Any:
-        self._objects[kind][_key(obj)] = obj
+        # _key, _log and _notify inlined, and the WatchEvent made as the plain tuple it is (its
+        # generated __new__ costs three times as much): every write of a run comes here.
+        meta = obj.metadata
+        self._objects[kind][(meta.namespace, meta.name)] = obj
         if kind == "Pod":
             self._track_pod_count(old, obj)
-        self._log(verb, kind, obj)
-        self._notify(WatchEvent(ADDED if old is None else MODIFIED, kind, obj, old))
+        self.write_log.append((self.clock.now(), verb, kind, meta.namespace, meta.name))
+        ev = _new_tuple(WatchEvent, (MODIFIED if old is not None else ADDED, kind, obj, old))
+        for handler in self._watchers[kind]:
+            handler(ev)
         return obj
 
     def _remove(self, kind: str, obj: Any) -> None:
@@ -224,8 +233,13 @@ class APIStore:
 
     def watch(self, kind: str, handler: Callable[[WatchEvent], None]) -> Callable[[], None]:
         """Call ``handler`` for every change of ``kind``; returns a function that stops it."""
-        self._watchers[kind].append(handler)
-        return lambda: self._watchers[kind].remove(handler)
+        self._watchers[kind] = [*self._watchers[kind], handler]
+        return lambda: self._unwatch(kind, handler)
+
+    def _unwatch(self, kind: str, handler: Callable[[WatchEvent], None]) -> None:
+        kept = list(self._watchers[kind])
+        kept.remove(handler)
+        self._watchers[kind] = kept  # a new list: a delivery under way goes on with the old one
 
     # ------------------------------------------------------------------ create
 

@@ -598,7 +598,9 @@ KINDS: dict[str, type] = {"Job": Job, "CronJob": CronJob, "Pod": Pod, "Node": No
 # Fast immutable update
 # --------------------------------------------------------------------------------------
 
-_EVOLVERS: dict[tuple[type, tuple[str, ...]], Any] = {}
+_EVOLVERS: dict[type, dict[tuple[str, ...], Any]] = {}
+"""The generated copiers by class, then by the changed field names (two lookups: hashing a
+(class, names) pair costs more than the second lookup)."""
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
@@ -609,10 +611,9 @@ def evolve(obj: Any, **changes: Any) -> Any:
     Unknown field names raise TypeError, as ``replace`` does.
     """
     try:
-        fn = _EVOLVERS[type(obj), tuple(changes)]
+        fn = _EVOLVERS[type(obj)][tuple(changes)]
     except KeyError:
-        key = (type(obj), tuple(changes))
-        fn = _EVOLVERS[key] = _make_evolver(*key)
+        fn = _EVOLVERS.setdefault(type(obj), {})[tuple(changes)] = _make_evolver(type(obj), tuple(changes))
     return fn(obj, changes)
 
 

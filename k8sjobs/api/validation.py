@@ -284,6 +284,19 @@ def _qualified_name_errors(value: str) -> list[str]:
 
 def is_valid_label_value(value: str) -> list[str]:
     """content.IsLabelValue."""
+    if _known(value, _VALID_LABEL_VALUES):
+        return []  # (a Job's name and UID are label values of its labels, its template's and its selector's)
+    errs = _label_value_errors(value)
+    if not errs:
+        _remember(_VALID_LABEL_VALUES, value)
+    return errs
+
+
+_VALID_LABEL_VALUES: set[str] = set()
+"""Label values already found valid (bounded as _VALID_LABELS; the answer depends on the value alone)."""
+
+
+def _label_value_errors(value: str) -> list[str]:
     errs = []
     if len(value) > 63:
         errs.append(max_len_error(63))
@@ -436,10 +449,16 @@ def validate_labels(labels: dict[str, str], path: str) -> list[FieldError]:
     if _known(items, _VALID_LABELS):
         return []
     errs: list[FieldError] = []
+    # (Errors are made only from messages there are: an empty generator per key and value cost more
+    # than the checks themselves, and a Job's new labels are checked at its every creation.)
     for k, v in sorted(items):
-        errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k))
+        msgs = is_qualified_name(k)
+        if msgs:
+            errs.extend(FieldError.invalid(path, k, m) for m in msgs)
         if isinstance(v, str):
-            errs.extend(FieldError.invalid(path, v, m) for m in is_valid_label_value(v))
+            msgs = is_valid_label_value(v)
+            if msgs:
+                errs.extend(FieldError.invalid(path, v, m) for m in msgs)
     if not errs:
         _remember(_VALID_LABELS, items)
     return errs
@@ -452,7 +471,9 @@ def validate_annotations(annotations: dict[str, str], path: str) -> list[FieldEr
         return []
     errs: list[FieldError] = []
     for k in sorted(annotations):
-        errs.extend(FieldError.invalid(path, k, m) for m in is_qualified_name(k.lower()))
+        msgs = is_qualified_name(k.lower())
+        if msgs:
+            errs.extend(FieldError.invalid(path, k, m) for m in msgs)
     size = sum(len(k) + len(v) for k, v in items)
     if size > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(FieldError.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
@@ -467,19 +488,24 @@ _STANDARD_FINALIZERS = {"kubernetes", "orphan", "foregroundDeletion"}
 def validate_object_meta(meta: Any, path: str = "metadata", requires_namespace: bool = True) -> list[FieldError]:
     """ValidateObjectMeta with ValidateReplicationControllerName (a DNS-1123 subdomain)."""
     errs: list[FieldError] = []
+    # (As in validate_labels: errors are made only from messages there are.)
     if meta.generate_name:
-        errs.extend(FieldError.invalid(f"{path}.generateName", meta.generate_name, m)
-                    for m in name_is_dns_subdomain(meta.generate_name, True))
+        msgs = name_is_dns_subdomain(meta.generate_name, True)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{path}.generateName", meta.generate_name, m) for m in msgs)
     if not meta.name:
         errs.append(FieldError.required(f"{path}.name", "name or generateName is required"))
     else:
-        errs.extend(FieldError.invalid(f"{path}.name", meta.name, m) for m in name_is_dns_subdomain(meta.name, False))
+        msgs = name_is_dns_subdomain(meta.name, False)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{path}.name", meta.name, m) for m in msgs)
     if requires_namespace:
         if not meta.namespace:
             errs.append(FieldError.required(f"{path}.namespace"))
         else:
-            errs.extend(FieldError.invalid(f"{path}.namespace", meta.namespace, m)
-                        for m in name_is_dns_label(meta.namespace, False))
+            msgs = name_is_dns_label(meta.namespace, False)
+            if msgs:
+                errs.extend(FieldError.invalid(f"{path}.namespace", meta.namespace, m) for m in msgs)
     errs.extend(validate_nonnegative(meta.generation, f"{path}.generation"))
     errs.extend(validate_labels(meta.labels, f"{path}.labels"))
     errs.extend(validate_annotations(meta.annotations, f"{path}.annotations"))
@@ -535,7 +561,9 @@ def _owner_reference_errors(refs: tuple, path: str) -> list[FieldError]:
 def _validate_finalizers(finalizers: tuple[str, ...], path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     for f in finalizers:
-        errs.extend(FieldError.invalid(path, f, m) for m in is_qualified_name(f))
+        msgs = is_qualified_name(f)
+        if msgs:
+            errs.extend(FieldError.invalid(path, f, m) for m in msgs)
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
         errs.append(FieldError.invalid(path, GoValue("[]string{" + ", ".join(json.dumps(f) for f in finalizers) + "}"),
                                        "finalizer orphan and foregroundDeletion cannot be both set"))
@@ -588,6 +616,26 @@ def _object_meta_update_errors(new: Any, old: Any, path: str) -> list[FieldError
 def _object_meta_fields_errors(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
     """The rest of ValidateObjectMetaUpdate: the new object's labels, annotations, owner references and
     finalizers, appended to ``errs``."""
+    fields = (new.labels, new.annotations, new.owner_references, new.finalizers)
+    last = _LAST_VALID_META_FIELDS[0]
+    if (fields[0] is last[0] and fields[1] is last[1] and fields[2] is last[2] and fields[3] is last[3]):
+        # The very maps and tuples found valid last time (every version of an object shares them: a
+        # status write changes neither; the API objects' maps are never changed in place): the
+        # checks below would find nothing again, whatever the path.
+        return errs
+    before = len(errs)
+    errs = _object_meta_field_checks(errs, new, path)
+    if len(errs) == before:
+        _LAST_VALID_META_FIELDS[0] = fields
+    return errs
+
+
+_NOTHING_YET = object()
+_LAST_VALID_META_FIELDS: list[tuple[Any, Any, Any, Any]] = [(_NOTHING_YET,) * 4]
+"""(labels, annotations, owner references, finalizers) of the last metadata whose fields were found valid."""
+
+
+def _object_meta_field_checks(errs: list[FieldError], new: Any, path: str) -> list[FieldError]:
     errs.extend(validate_labels(new.labels, f"{path}.labels"))
     errs.extend(validate_annotations(new.annotations, f"{path}.annotations"))
     errs.extend(_validate_owner_references(new.owner_references, f"{path}.ownerReferences"))
@@ -622,9 +670,13 @@ def validate_label_selector(selector: LabelSelector | None, path: str) -> list[F
                                                  "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
         else:
             errs.append(FieldError.invalid(f"{p}.operator", req.operator, "not a valid selector operator"))
-        errs.extend(FieldError.invalid(f"{p}.key", req.key, m) for m in is_qualified_name(req.key))
+        msgs = is_qualified_name(req.key)
+        if msgs:
+            errs.extend(FieldError.invalid(f"{p}.key", req.key, m) for m in msgs)
         for j, value in enumerate(req.values):
-            errs.extend(FieldError.invalid(f"{p}.values[{j}]", value, m) for m in is_valid_label_value(value))
+            msgs = is_valid_label_value(value)
+            if msgs:
+                errs.extend(FieldError.invalid(f"{p}.values[{j}]", value, m) for m in msgs)
     return errs
 
 

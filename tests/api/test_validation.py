@@ -404,6 +404,18 @@ def test_object_meta_update_rules(attr: str, value: Any, field: str) -> None:
     assert field in {e.field for e in validation.validate_object_meta_update(new.metadata, job.metadata)}
 
 
+def test_metadata_found_valid_before_is_still_checked_when_its_labels_change() -> None:
+    # A status write of the stored metadata skips the checks of maps found valid just before (by identity);
+    # any other labels are checked again, and a bad label is reported at every write that carries it.
+    meta = stored_job().metadata
+    assert validation.validate_object_meta_update(meta, meta) == []
+    assert validation.validate_object_meta_update(meta, meta) == []
+    bad = replace(meta, labels={**meta.labels, "bad key!": "x"})
+    for _ in range(2):
+        assert {e.field for e in validation.validate_object_meta_update(bad, bad)} == {"metadata.labels"}
+    assert validation.validate_object_meta_update(meta, meta) == []
+
+
 # ----------------------------------------------------------------------------- status writes
 
 

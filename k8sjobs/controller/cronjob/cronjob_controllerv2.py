@@ -22,7 +22,15 @@ from typing import Any
 from ...api.apierrors import APIError, Reason, has_namespace_terminating_cause, is_not_found
 from ...api.events import NORMAL, WARNING, EventRecorder
 from ...api.informer import EventHandlers, Informer
-from ...api.types import ConcurrencyPolicy, CronJob, Job, ObjectReference, OwnerReference, evolve
+from ...api.types import (
+    ConcurrencyPolicy,
+    CronJob,
+    Job,
+    JobConditionType,
+    ObjectReference,
+    OwnerReference,
+    evolve,
+)
 from ...clock import Clock
 from ...hooks import Emit, null_emit
 from ..controller_utils import key_func, split_key
@@ -431,7 +439,8 @@ class CronJobController:
             return  # a periodic resync, not a change
         cur_ref = get_controller_of(cur)
         old_ref = get_controller_of(old)
-        if cur_ref != old_ref and old_ref is not None:
+        # (Every version of a Job shares its owner references: the same reference is not compared field by field.)
+        if cur_ref is not old_ref and cur_ref != old_ref and old_ref is not None:
             cj = self.resolve_controller_ref(old.metadata.namespace, old_ref)
             if cj is not None:
                 self.enqueue_controller(cj)
@@ -526,7 +535,8 @@ class CronJobController:
                                         f"Saw completed job: {j.metadata.name}, condition: {condition}")
                     self._say("cronjob.active.saw_completed", cronjob=key, job=j.metadata.name, condition=condition)
                     update_status = True
-                if u.is_job_succeeded(j):
+                # (The first finished condition being Complete=True already answers IsJobSucceeded.)
+                if condition == JobConditionType.COMPLETE or u.is_job_succeeded(j):
                     # Finished successfully, in the active list or not: its completion time counts.
                     completion = j.status.completion_time
                     st = cj_ref.obj.status
@@ -705,11 +715,14 @@ class CronJobController:
                 successful.append(job)
             elif finished and status == "Failed":
                 failed.append(job)
-        if spec.successful_jobs_history_limit is not None and \
-                self.remove_oldest_jobs(ref, successful, spec.successful_jobs_history_limit, "successful"):
+        # (remove_oldest_jobs is asked only when there is something over the limit: otherwise it does
+        # nothing and answers False, and this runs at every sync.)
+        limit = spec.successful_jobs_history_limit
+        if limit is not None and len(successful) > limit and \
+                self.remove_oldest_jobs(ref, successful, limit, "successful"):
             update_status = True
-        if spec.failed_jobs_history_limit is not None and \
-                self.remove_oldest_jobs(ref, failed, spec.failed_jobs_history_limit, "failed"):
+        limit = spec.failed_jobs_history_limit
+        if limit is not None and len(failed) > limit and self.remove_oldest_jobs(ref, failed, limit, "failed"):
             update_status = True
         return update_status
 

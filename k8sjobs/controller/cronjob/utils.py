@@ -90,13 +90,23 @@ def to_time(seconds: float | None, zone: _dt.tzinfo, origin: float = 0.0) -> _dt
     """
     if seconds is None:
         return GO_ZERO
+    # A pure function of its arguments, and a controller asks for the same instant at each sync of
+    # that instant (jm.now()): the last answer is kept (the zone compared by identity).
+    last = _LAST_TO_TIME
+    if seconds == last[0] and origin == last[1] and zone is last[2]:
+        return last[3]
     t = EPOCH + _dt.timedelta(seconds=seconds + origin if origin else seconds)
-    if zone is _dt.UTC:
-        return t
-    try:
-        return t.astimezone(zone)
-    except OverflowError:
-        return t
+    if zone is not _dt.UTC:
+        try:
+            t = t.astimezone(zone)
+        except OverflowError:
+            pass
+    last[:] = (seconds, origin, zone, t)
+    return t
+
+
+_LAST_TO_TIME: list[Any] = [None, None, None, None]
+"""(seconds, origin, zone, answer) of the last :func:`to_time`."""
 
 
 def from_time(t: _dt.datetime, origin: float = 0.0) -> float:
@@ -133,8 +143,19 @@ def _trunc_seconds(d: _dt.timedelta) -> int:
 
 def _next(schedule: Schedule, t: _dt.datetime) -> _dt.datetime:
     """``schedule.Next(t)`` with robfig's zero time when there is none."""
+    last = _LAST_NEXT
+    if t is last[0] and schedule is last[1]:
+        # The same question as the last one (immutable objects: the same answer). A sync asks for the
+        # time after its most recent schedule time, which is the same object from sync to sync.
+        return last[2]
     n = schedule.next(t)
-    return GO_ZERO if n is None else n
+    n = GO_ZERO if n is None else n
+    last[:] = (t, schedule, n)
+    return n
+
+
+_LAST_NEXT: list[Any] = [None, None, None]
+"""(time, schedule, answer) of the last :func:`_next`."""
 
 
 def _is_zero(t: _dt.datetime) -> bool:
@@ -168,6 +189,8 @@ def delete_from_active_list(ref: Ref, uid: str) -> None:
     if cj is None:
         return
     kept = tuple(a for a in cj.status.active if a.uid != uid)
+    if len(kept) == len(cj.status.active):
+        return  # nothing to drop (a history cleanup deletes finished Jobs): the copy would equal the object
     ref.obj = evolve(cj, status=evolve(cj.status, active=kept))
 
 
@@ -298,7 +321,10 @@ def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedu
     else:
         base = mr.most_recent
     nxt = _next(schedule, base)
-    return go_sub(nxt + _dt.timedelta(seconds=NEXT_SCHEDULE_DELTA), now)
+    return go_sub(nxt + _NEXT_SCHEDULE_DELTA, now)
+
+
+_NEXT_SCHEDULE_DELTA = _dt.timedelta(seconds=NEXT_SCHEDULE_DELTA)
 
 
 class NextSchedule(NamedTuple):
@@ -395,12 +421,20 @@ def get_job_from_template2(cj: CronJob, scheduled: _dt.datetime, origin: float =
 # ---------------------------------------------------------------------------- finished Jobs
 
 
+_COMPLETE = JobConditionType.COMPLETE
+_FAILED = JobConditionType.FAILED
+_TRUE = ConditionStatus.TRUE
+_NOT_FINISHED = (False, "")
+
+
 def get_finished_status(job: Job) -> tuple[bool, str]:
     """(finished, Complete or Failed) from the first such condition with status True (mirrors getFinishedStatus in cronjob_controllerv2.go)."""
+    # (Module constants instead of class attributes: this runs twice for every Job at every sync.)
     for c in job.status.conditions:
-        if c.type in (JobConditionType.COMPLETE, JobConditionType.FAILED) and c.status == ConditionStatus.TRUE:
-            return True, c.type
-    return False, ""
+        ctype = c.type
+        if (ctype == _COMPLETE or ctype == _FAILED) and c.status == _TRUE:
+            return True, ctype
+    return _NOT_FINISHED
 
 
 def is_job_finished(job: Job) -> bool:
@@ -411,7 +445,7 @@ def is_job_finished(job: Job) -> bool:
 def is_job_succeeded(job: Job) -> bool:
     """Complete=True (mirrors IsJobSucceeded in pkg/controller/job/util/utils.go)."""
     for c in job.status.conditions:
-        if c.type == JobConditionType.COMPLETE and c.status == ConditionStatus.TRUE:
+        if c.type == _COMPLETE and c.status == _TRUE:
             return True
     return False
 
