@@ -30,6 +30,10 @@ SPAM_QPS = 1.0 / 300.0
 AGGREGATE_MAX_EVENTS = 10
 AGGREGATE_INTERVAL = 600.0
 COMBINED_PREFIX = "(combined from similar events): "
+EVENT_TTL = 3600.0
+"""Seconds an Event lives after its last write: kube-apiserver's ``--event-ttl`` (default 1h), a
+lease renewed by every write of the Event (a repeat that raises its count renews it too). The model's
+store keeps every Event; what kubectl shows leaves out those a cluster would have dropped."""
 
 
 class EventRecorder(Protocol):

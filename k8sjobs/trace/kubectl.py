@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from ..api.events import EVENT_TTL
 from ..api.labels import format_selector
 from ..api.serialize import EPOCH, to_dict
 from ..api.snapshot import shift_times
@@ -349,7 +350,8 @@ def pod_template_lines(template: PodTemplateSpec) -> list[str]:
 
 
 def _event_lines(events: list, now: float, source: str = "job-controller") -> list[str]:
-    """DescribeEvents: one row per Event object (its count, its latest message), oldest last-seen first."""
+    """DescribeEvents: one row per Event object (its count, its latest message), oldest last-seen first;
+    an Event last written more than ``EVENT_TTL`` (1 h) before ``now`` is gone from the API server."""
     groups: dict[str, list] = {}
     for e in events:
         key = e.name or f"{e.type}/{e.reason}/{e.message}"
@@ -358,6 +360,7 @@ def _event_lines(events: list, now: float, source: str = "job-controller") -> li
             groups[key][1].append(e.t)
         else:
             groups[key] = [e, [e.t]]
+    groups = {k: g for k, g in groups.items() if now - g[1][-1] <= EVENT_TTL}
     if not groups:
         return ["Events:\t<none>"]
     rows = []

@@ -251,3 +251,42 @@ def test_a_cronjobs_trace_is_rendered_got_and_described_as_kubectl_shows_a_cronj
     assert describe_job(tr, 2) == at_2
     assert "Active Jobs:         hello-29453761" in at_2 and at_2.count("SuccessfulCreate") == 1
     assert "Last Schedule Time:  Thu, 01 Jan 2026 00:03:00 +0000" in describe_cronjob(tr)
+
+
+def test_describe_leaves_out_events_a_cluster_dropped_an_hour_after_their_last_write() -> None:
+    """kube-apiserver keeps an Event for --event-ttl (1 h) after its last write: after three hours of
+    an every-minute CronJob, describe lists the Events written in the last hour, as on a cluster. An
+    Event written again within the hour (the aggregated "combined from similar events" one, a count
+    raised) keeps its whole history."""
+    from pathlib import Path
+
+    from k8sjobs import Run, describe_cronjob
+    from k8sjobs.api.events import EVENT_TTL
+
+    assert EVENT_TTL == 3600.0
+    run = Run((Path(__file__).parents[2] / "examples" / "cronjob" / "hello.yaml").read_text(), max_time=3 * 3600)
+    tr = run.trace_of("cronjob/default/hello")
+
+    def rows(cycle: int) -> list[str]:
+        text = describe_cronjob(tr, cycle)
+        return [line for line in text.split("Events:")[1].splitlines()[3:] if line.strip()]
+
+    def last_writes(t: float) -> dict[str, tuple[float, float, str]]:
+        objs: dict[str, tuple[float, float, str]] = {}
+        for e in tr.events:
+            if e.t <= t:
+                first = objs.get(e.name, (e.t,))[0]
+                objs[e.name] = (first, e.t, e.message)
+        return objs
+
+    for cycle in (len(tr.cycles), next(c.index for c in tr.cycles if c.t >= 2 * 3600)):
+        now = tr.cycles[cycle - 1].t
+        objs = last_writes(now)
+        alive = {n: o for n, o in objs.items() if now - o[1] <= EVENT_TTL}
+        gone = {n: o for n, o in objs.items() if now - o[1] > EVENT_TTL}
+        assert gone and alive, cycle
+        assert len(rows(cycle)) == len(alive), cycle
+        shown = "\n".join(rows(cycle))
+        assert all(o[2] not in shown for o in gone.values() if o[2] not in {a[2] for a in alive.values()})
+    combined = [o for o in last_writes(tr.cycles[-1].t).values() if o[2].startswith("(combined")]
+    assert any(tr.cycles[-1].t - first > EVENT_TTL for first, _, _ in combined), "a renewed Event older than the TTL"
