@@ -14,6 +14,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from k8sjobs.api.events import EVENT_TTL
 from k8sjobs.i18n import _, join_clauses
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import EventRecord
@@ -63,13 +64,21 @@ class Row:
 
 def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
     """(rows in time order, total events, rows left out) up to ``cycle``."""
+    rs, total, dropped, _expired = _rows(trace, cycle)
+    return rs, total, dropped
+
+
+def _rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int, int]:
+    """:func:`rows` and the rows of Events a cluster has dropped by then (last written more than
+    ``EVENT_TTL``, an hour, before the cycle: kube-apiserver's event TTL), which are not rows."""
     k, t, _c = resolve(trace, cycle)
     evs: list[EventRecord] = trace.events_until(k)
     groups: dict[tuple[str, str, str], list[float]] = {}
     for e in evs:
         groups.setdefault((e.type, e.reason, e.message), []).append(e.t)
+    live = {key: times for key, times in groups.items() if t - times[-1] <= EVENT_TTL}
     # In time order of their first occurrence; only the newest MAX_ROWS become rows.
-    ordered = sorted(groups.items(), key=lambda kv: kv[1][0])
+    ordered = sorted(live.items(), key=lambda kv: kv[1][0])
     dropped = max(0, len(ordered) - MAX_ROWS)
     out = []
     for (typ, reason, message), times in ordered[dropped:]:
@@ -77,10 +86,11 @@ def rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int]:
         if len(times) > 1:
             age = f"{age} (x{len(times)} over {human_duration(t - times[0])})"
         out.append(Row(typ, reason, age, SOURCES.get(trace.kind, SOURCE), message, times[0], times[-1], len(times)))
-    return out, len(evs), dropped
+    return out, len(evs), dropped, len(groups) - len(live)
 
 
-def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int) -> tuple[str, str]:
+def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int,
+            expired: int = 0) -> tuple[str, str]:
     main = _("Events of {job} as kubectl describe shows them after {when}").format(job=_ref(trace),
                                                                                   when=cycle_word(k, t, trace))
     warnings = sum(r.count for r in rs if r.type == "Warning")
@@ -89,6 +99,10 @@ def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: 
         events=plural(total, "event"), rows=plural(len(rs) + dropped, "row"), warnings=plural(warnings, "warning"))
     if dropped:
         sub = join_clauses([sub, _("the {rows} not shown").format(rows=plural(dropped, "oldest row"))])
+    if expired:
+        # TRANSLATORS: {rows} is "3 rows"; the API server deletes an Event an hour after its last write.
+        sub = join_clauses([sub, _("{rows} gone: last written over an hour earlier (the API server's event TTL)").format(
+            rows=plural(expired, "row"))])
     return main, sub
 
 
@@ -158,8 +172,8 @@ def layout_columns(heads: list[str], cols: list[list[str]], width_px: float) -> 
 def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     """The Events block after ``cycle`` as a table, laid out for a figure ``width_px`` wide."""
     k, t, _c = resolve(trace, cycle)
-    rs, total, dropped = rows(trace, k)
-    main, sub = _titles(trace, k, t, rs, total, dropped)
+    rs, total, dropped, expired = _rows(trace, k)
+    main, sub = _titles(trace, k, t, rs, total, dropped, expired)
     heads = ["Type", "Reason", "Age", "From", "Message"]  # kubectl's own column titles (English)
     cols: list[list[str]] = [[], [], [], [], []]
     fills: list[str] = []
@@ -195,8 +209,8 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
 def text(trace: Trace, cycle: int) -> str:
     """The same facts as :func:`figure`, in kubectl's Events layout."""
     k, t, _c = resolve(trace, cycle)
-    rs, total, dropped = rows(trace, k)
-    main, sub = _titles(trace, k, t, rs, total, dropped)
+    rs, total, dropped, expired = _rows(trace, k)
+    main, sub = _titles(trace, k, t, rs, total, dropped, expired)
     lines = [main, sub, "Events:"]
     if not rs:
         lines.append("  <none>")

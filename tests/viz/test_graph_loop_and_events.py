@@ -140,3 +140,32 @@ def test_a_label_beside_a_slanted_arrow_of_the_control_loop_ends_inside_the_figu
             assert anchor_px - widest >= 0, (a.text, anchor_px, widest)
         else:
             assert anchor_px + widest <= width, (a.text, anchor_px, widest)
+
+
+def test_the_event_log_leaves_out_events_older_than_the_api_servers_hour_and_says_so():
+    """As describe does: kube-apiserver deletes an Event an hour after its last write (--event-ttl),
+    so three hours into an every-minute CronJob the log's rows are the Events written in the last
+    hour, and the subtitle says how many rows are gone."""
+    from pathlib import Path
+
+    from k8sjobs import Run
+    from k8sjobs.api.events import EVENT_TTL
+
+    run = Run((Path(__file__).parents[2] / "examples" / "cronjob" / "hello.yaml").read_text(), max_time=3 * 3600)
+    tr = run.trace_of("cronjob/default/hello")
+    k = len(tr.cycles)
+    now = tr.cycles[-1].t
+    last: dict[tuple[str, str, str], float] = {}
+    for e in tr.events_until(k):
+        last[(e.type, e.reason, e.message)] = e.t
+    alive = [key for key, t in last.items() if now - t <= EVENT_TTL]
+    gone = len(last) - len(alive)
+    rows, total, dropped = events.rows(tr, k)
+    assert gone > 0 and dropped == 0 and total == len(tr.events_until(k))
+    assert sorted((r.type, r.reason, r.message) for r in rows) == sorted(alive)
+    twin = viz.text("events", tr, k)
+    assert f"{gone} rows gone: last written over an hour earlier (the API server's event TTL)" in twin
+    assert f"{gone} rows gone" in figure_title(viz.figure("events", tr, k))
+    # an hour in, nothing is gone yet
+    early = next(c.index for c in tr.cycles if c.t >= 3000)
+    assert "gone" not in viz.text("events", tr, early)
