@@ -28,6 +28,7 @@ camelCase form. Every function returns a new object.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .types import (
@@ -78,17 +79,23 @@ def set_defaults_job(job: Job) -> Job:
     return evolve(job, metadata=metadata, spec=spec)
 
 
-def _defaulted_job_spec(spec: JobSpec) -> JobSpec:
-    # A pure function of an immutable spec: the Jobs of a CronJob carry the very spec of its
-    # jobTemplate, defaulted once and found again by identity (the entry keeps the spec alive).
-    known = _DEFAULTED_JOB_SPECS.get(id(spec))
+def _by_identity(cache: dict[int, tuple[Any, Any]], spec: Any, default: Callable[[Any], Any]) -> Any:
+    """``default(spec)``, kept by the identity of ``spec``: defaulting is a pure function of an
+    immutable spec, and the same spec object comes back again and again (a CronJob's jobTemplate is
+    the spec of every Job it creates). The entry keeps the spec alive, so its id is not reused;
+    at most 256 entries (cleared when full)."""
+    known = cache.get(id(spec))
     if known is not None and known[0] is spec:
         return known[1]
-    out = _job_spec_defaults(spec)
-    if len(_DEFAULTED_JOB_SPECS) >= 256:
-        _DEFAULTED_JOB_SPECS.clear()
-    _DEFAULTED_JOB_SPECS[id(spec)] = (spec, out)
+    out = default(spec)
+    if len(cache) >= 256:
+        cache.clear()
+    cache[id(spec)] = (spec, out)
     return out
+
+
+def _defaulted_job_spec(spec: JobSpec) -> JobSpec:
+    return _by_identity(_DEFAULTED_JOB_SPECS, spec, _job_spec_defaults)
 
 
 _DEFAULTED_JOB_SPECS: dict[int, tuple[JobSpec, JobSpec]] = {}
@@ -180,16 +187,7 @@ def set_defaults_pod_template(template: PodTemplateSpec) -> PodTemplateSpec:
 
 def set_defaults_pod_spec(spec: PodSpec) -> PodSpec:
     """SetDefaults_PodSpec plus the defaults of everything a pod spec contains."""
-    # A pure function of an immutable spec: the same spec object (a CronJob's template, every Job it
-    # creates) gets the same defaulted object back, found by identity (the entry keeps the spec alive).
-    known = _DEFAULTED_POD_SPECS.get(id(spec))
-    if known is not None and known[0] is spec:
-        return known[1]
-    out = _defaulted_pod_spec(spec)
-    if len(_DEFAULTED_POD_SPECS) >= 256:
-        _DEFAULTED_POD_SPECS.clear()
-    _DEFAULTED_POD_SPECS[id(spec)] = (spec, out)
-    return out
+    return _by_identity(_DEFAULTED_POD_SPECS, spec, _defaulted_pod_spec)
 
 
 _DEFAULTED_POD_SPECS: dict[int, tuple[PodSpec, PodSpec]] = {}
