@@ -36,6 +36,11 @@ lease renewed by every write of the Event (a repeat that raises its count renews
 store keeps every Event; what kubectl shows leaves out those a cluster would have dropped."""
 
 
+def event_expired(last_write: float, now: float) -> bool:
+    """Whether an Event last written at ``last_write`` is gone from the API server at ``now``."""
+    return now - last_write > EVENT_TTL
+
+
 class EventRecorder(Protocol):
     """What a controller needs to record an event about an object."""
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from ..api.events import EVENT_TTL
+from ..api.events import event_expired
 from ..api.labels import format_selector
 from ..api.serialize import EPOCH, to_dict
 from ..api.snapshot import shift_times
@@ -360,7 +360,7 @@ def _event_lines(events: list, now: float, source: str = "job-controller") -> li
             groups[key][1].append(e.t)
         else:
             groups[key] = [e, [e.t]]
-    groups = {k: g for k, g in groups.items() if now - g[1][-1] <= EVENT_TTL}
+    groups = {k: g for k, g in groups.items() if not event_expired(g[1][-1], now)}
     if not groups:
         return ["Events:\t<none>"]
     rows = []

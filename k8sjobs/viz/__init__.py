@@ -125,8 +125,9 @@ def figure_parts(view: str, trace: Trace, cycle: int, *, narrow: bool = False) -
     m = _module(view)
     with parts_only():
         if narrow and REGISTRY[view].fits_width:
-            return narrow_titles(m.figure(trace, cycle, width_px=NARROW_FIGURE_PX))
-        parts = m.figure(trace, cycle)
+            parts = m.figure(trace, cycle, width_px=NARROW_FIGURE_PX)
+        else:
+            parts = m.figure(trace, cycle)
     return narrow_titles(parts) if narrow else parts
 
 

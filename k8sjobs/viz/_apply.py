@@ -69,11 +69,11 @@ def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
                 _clear_missing(old, od, HIDDEN, _KEEP)
                 old.update(HIDDEN)
         if len(new_types) > n:
-            target.add_traces(list(new.figure().data[n:] if isinstance(new, FigureParts) else new.data[n:]))
+            target.add_traces(_traces(new)[n:])
     else:
         target.data = ()
         if new_data:
-            target.add_traces(list(new.figure().data if isinstance(new, FigureParts) else new.data))
+            target.add_traces(_traces(new))
     old_layout = last[1] if last is not None else target.layout.to_plotly_json()
     _clear_missing(target.layout, old_layout, new_layout, frozenset({"template"}))
     changed = {k: v for k, v in new_layout.items() if old_layout.get(k) != v}
@@ -84,6 +84,11 @@ def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
         shown_now = list(new_data) + [_HIDDEN_TRACE] * (len(target.data) - len(new_data))
         target.__dict__[_LAST] = (shown_now, dict(new_layout))
     return target
+
+
+def _traces(new: go.Figure | FigureParts) -> list[Any]:
+    """The traces of ``new`` as plotly objects (built from the dicts only when traces are added)."""
+    return list((new.figure() if isinstance(new, FigureParts) else new).data)
 
 
 _LAST = "_k8sjobs_last_applied"

@@ -14,7 +14,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from k8sjobs.api.events import EVENT_TTL
+from k8sjobs.api.events import event_expired
 from k8sjobs.i18n import _, join_clauses
 from k8sjobs.trace.recorder import Trace
 from k8sjobs.trace.records import EventRecord
@@ -76,7 +76,7 @@ def _rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int, int]:
     groups: dict[tuple[str, str, str], list[float]] = {}
     for e in evs:
         groups.setdefault((e.type, e.reason, e.message), []).append(e.t)
-    live = {key: times for key, times in groups.items() if t - times[-1] <= EVENT_TTL}
+    live = {key: times for key, times in groups.items() if not event_expired(times[-1], t)}
     # In time order of their first occurrence; only the newest MAX_ROWS become rows.
     ordered = sorted(live.items(), key=lambda kv: kv[1][0])
     dropped = max(0, len(ordered) - MAX_ROWS)
@@ -90,7 +90,7 @@ def _rows(trace: Trace, cycle: int) -> tuple[list[Row], int, int, int]:
 
 
 def _titles(trace: Trace, k: int, t: float, rs: list[Row], total: int, dropped: int,
-            expired: int = 0) -> tuple[str, str]:
+            expired: int) -> tuple[str, str]:
     main = _("Events of {job} as kubectl describe shows them after {when}").format(job=_ref(trace),
                                                                                   when=cycle_word(k, t, trace))
     warnings = sum(r.count for r in rs if r.type == "Warning")
