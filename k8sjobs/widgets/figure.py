@@ -27,6 +27,10 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
 * **anywidget's 2 s itself.** :data:`ANYWIDGET_DEADLINE_JS`, in front of the loader's code, makes
   anywidget's own 2 s deadline 60 s for every widget created on the page after the first figure's
   code has run, so a figure created while the page is busy is not declared dead (no page error).
+* **Quiet clicks.** :data:`QUIET_CLICKS_JS` keeps a mouse-down on a dashboard's button or tab
+  from JupyterLab's notebook, which would make the dashboard's cell active and move the focus to
+  the notebook: that restyled the whole notebook (about 1,700 elements) on a Step, 25-50 ms of the
+  click. The button takes the focus, as a button does, and the active cell stays where it was.
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -68,7 +72,22 @@ if (!globalThis.__k8sjobsAnywidgetDeadline) {
 }
 """
 
-LOADER_ESM = ANYWIDGET_DEADLINE_JS + """
+QUIET_CLICKS_JS = """
+// JupyterLab's notebook takes every mouse-down in a cell (capture phase) to select that cell and
+// move the focus to the notebook. On a dashboard's buttons that restyled the whole notebook twice
+// per click (its :focus and active-cell rules: about 1,700 elements, 25-50 ms in a trace of the
+// start page's Step) before the kernel was even asked. A button (or tab) of a dashboard keeps the
+// mouse-down to itself: it takes the focus as any button does, and the active cell stays put.
+if (!globalThis.__k8sjobsQuietClicks) {
+  globalThis.__k8sjobsQuietClicks = true;
+  window.addEventListener("mousedown", (event) => {
+    const t = event.target;
+    if (t instanceof Element && t.closest(".k8sjobs-explorer button, .k8sjobs-explorer .lm-TabBar-tab")) event.stopPropagation();
+  }, true);
+}
+"""
+
+LOADER_ESM = ANYWIDGET_DEADLINE_JS + QUIET_CLICKS_JS + """
 const MESSAGES = __MESSAGES__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
 

@@ -168,6 +168,27 @@ def keyboard_walk(probe, start: str, presses: int) -> list[str]:
     return seen
 
 
+_FOCUS_LOG_JS = """() => { window.__k8sjobsFocusLog = [];
+    document.addEventListener('focusin', (e) => window.__k8sjobsFocusLog.push(
+        e.target.tagName + (e.target.classList.contains('jp-Notebook') ? '.jp-Notebook' : '')), true); }"""
+
+
+def check_clicks_keep_the_focus(probe) -> None:
+    """A click on a dashboard's button keeps the focus on the button (figure.py: QUIET_CLICKS_JS):
+    JupyterLab's notebook does not take it first (when nothing had the focus, its mouse-down handler
+    focused the notebook and the cell before the button took it: each move restyled the whole
+    notebook). From cycle 1 to 2 and back."""
+    probe.page.evaluate(_FOCUS_LOG_JS)
+    for name, status in (("Step", S2), ("Back", S1)):
+        # nothing focused, as after Back reaches cycle 0 (a disabled button loses the focus)
+        probe.page.evaluate("() => { document.activeElement?.blur(); window.__k8sjobsFocusLog.length = 0; }")
+        probe.click_button(name)
+        expect_status(probe, status)
+        assert probe.page.evaluate(_FOCUSED_JS) == f"button:{name}"
+        moves = probe.page.evaluate("() => window.__k8sjobsFocusLog")
+        assert set(moves) <= {"BUTTON"}, f"the focus went elsewhere during the click on {name}: {moves}"
+
+
 def check_keyboard(probe) -> None:
     """Every control is reachable with Tab, in reading order, and Step works from the keyboard."""
     walk = keyboard_walk(probe, "Step", 70)
@@ -231,6 +252,7 @@ def test_dashboard_lab(lab, probe):
     probe.shot("2-step", scroll_to=EXPLORER)
     # the figures' loader found plotly's view and moved its answers to an update after the paint
     assert probe.page.evaluate("() => globalThis.__k8sjobsPlotly?.deltasDeferred === true")
+    check_clicks_keep_the_focus(probe)
     check_keyboard(probe)
     play_and_check(probe)
     probe.shot("3-played", scroll_to=EXPLORER)
