@@ -11,6 +11,7 @@ import textwrap
 
 import plotly.graph_objects as go
 import pytest
+import cron_scenarios as C
 import viz_scenarios as S
 
 from k8sjobs import viz
@@ -213,6 +214,52 @@ def test_a_widget_given_figure_parts_shows_at_every_step_what_the_figure_shows(v
             with fw.batch_update():
                 viz.apply(fw, viz.figure_parts(view, trace, k, narrow=narrow))
             assert _doc(fw) == _doc(viz.figure(view, trace, k, narrow=narrow)), (narrow, k)
+
+
+def _steps_sent(view: str, trace, cycles, narrow: bool, fast: bool, monkeypatch) -> tuple[list, dict]:
+    """The Plotly.update messages a widget sends over ``cycles`` (given parts), and its final JSON."""
+    monkeypatch.setattr(viz._apply, "_FAST", fast)
+    fw = go.FigureWidget(viz.figure(view, trace, 0, narrow=narrow))
+    sent = []
+    fw._send_update_msg = lambda **msg: sent.append(json.loads(json.dumps(msg, default=repr)))
+    for k in cycles:
+        with fw.batch_update():
+            viz.apply(fw, viz.figure_parts(view, trace, k, narrow=narrow))
+    return sent, json.loads(fw.to_json())
+
+
+@pytest.mark.parametrize("view", viz.VIEWS)
+def test_a_widget_sends_the_same_updates_without_plotlys_objects_as_with_them(view, monkeypatch):
+    """apply edits a widget's dicts itself and sends one Plotly.update (viz._apply._send_edits):
+    the messages and the widget's final state are exactly those of plotly.py's own batch_update,
+    which validates every property through its objects; forwards, backwards, wide and narrow."""
+    pytest.importorskip("anywidget")
+    trace = C.trace("forbid") if view in viz.views_for("CronJob") else S.quota().trace
+    last = len(trace.cycles)
+    cycles = (1, 2, last, 3, 0, last // 2, last, last)
+    for narrow in (False, True):
+        slow = _steps_sent(view, trace, cycles, narrow, False, monkeypatch)
+        fast = _steps_sent(view, trace, cycles, narrow, True, monkeypatch)
+        assert fast == slow, (view, narrow)
+        assert len(slow[0]) >= 4, "the steps must send updates, or this comparison proves nothing"
+
+
+def test_the_path_without_plotlys_objects_leaves_plotlys_objects_reading_the_new_values():
+    """After a step that changes the number of annotations and shapes, plotly.py's objects
+    (fw.layout.annotations, a trace's line) read what the widget shows, not what they held."""
+    pytest.importorskip("anywidget")
+    trace = S.quota().trace
+    fw = go.FigureWidget(viz.figure("counts", trace, 0))
+    with fw.batch_update():
+        viz.apply(fw, viz.figure_parts("counts", trace, 0))
+    before = (len(fw.layout.annotations), fw.data[0].line.color)
+    for k in (1, len(trace.cycles)):
+        with fw.batch_update():
+            viz.apply(fw, viz.figure_parts("counts", trace, k))
+        fig = viz.figure("counts", trace, k)
+        assert [a.text for a in fw.layout.annotations] == [a.text for a in fig.layout.annotations]
+        assert [tr.line.color for tr in fw.data[:len(fig.data)]] == [tr.line.color for tr in fig.data]
+    assert before != (len(fw.layout.annotations), fw.data[0].line.color), "nothing changed: no proof"
 
 
 def test_figure_parts_are_the_figure_as_plain_dicts():
