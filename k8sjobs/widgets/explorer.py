@@ -512,7 +512,14 @@ class Explorer:
                     view=view, views=join_list(self._panes)))
             fw = self.figures.get(view)
             if fw is None:
-                fw = _LiveFigureWidget(viz.figure(view, self.state.trace, self.state.cycle, narrow=self._narrow))
+                trace, cycle = self.state.trace, self.state.cycle
+                parts = viz.figure_parts(view, trace, cycle, narrow=self._narrow)
+                if cycle == 0 and trace.cycles:
+                    # The first Step's traces are there already, hidden (counts: 6 -> 10): adding
+                    # them then would be a full redraw of its own in the browser, on the first click.
+                    parts = viz.with_room(parts, viz.figure_parts(view, trace, 1, narrow=self._narrow))
+                fw = _LiveFigureWidget(parts.figure())
+                viz.remember(fw, parts)
                 # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)
                 fw._config = {**fw._config, "responsive": True, "displaylogo": False}
                 self.figures[view] = fw

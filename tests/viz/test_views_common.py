@@ -394,3 +394,29 @@ def test_an_empty_figures_note_is_wrapped_to_a_half_width_pane():
     for view, note, wide_note, room in found:
         assert all(text_px(line, 13) <= room for line in note.text.split("<br>")), (view, note.text)
         assert join_lines(note.text.split("<br>")) == wide_note.text, view
+
+
+def test_room_for_a_later_figure_is_hidden_traces_of_its_types_and_only_when_they_line_up():
+    trace = S.quota().trace
+    now, later = viz.figure_parts("counts", trace, 0), viz.figure_parts("counts", trace, 1)
+    roomy = viz.with_room(now, later)
+    assert [t["type"] for t in roomy.data] == [t["type"] for t in later.data]
+    assert roomy.data[:len(now.data)] == now.data and roomy.layout is now.layout
+    assert all(viz._apply.is_hidden(t) for t in roomy.data[len(now.data):])
+    assert viz.with_room(later, now) is later, "fewer traces later: nothing to add"
+    other = viz.figure_parts("timeline", trace, 1)  # bars first: the types do not line up
+    assert viz.with_room(now, other) is now
+
+
+def test_a_widget_remembered_from_its_parts_takes_the_next_step_without_plotlys_objects(monkeypatch):
+    pytest.importorskip("anywidget")
+    trace = S.quota().trace
+    parts = viz.with_room(viz.figure_parts("counts", trace, 0), viz.figure_parts("counts", trace, 1))
+    fw = go.FigureWidget(parts.figure())
+    viz.remember(fw, parts)
+    fast = []
+    monkeypatch.setattr(viz._apply, "_send_edits", lambda *a: fast.append(a))
+    viz.apply(fw, viz.figure_parts("counts", trace, 1))
+    assert len(fast) == 1, "the first step after remember took plotly.py's own path"
+    with pytest.raises(ValueError, match="traces"):
+        viz.remember(fw, viz.figure_parts("counts", trace, 0))

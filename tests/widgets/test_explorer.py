@@ -390,3 +390,28 @@ def test_every_step_keeps_the_figures_autosized_and_sends_only_what_changed():
     ex._drawn.clear()  # drawn again at the same cycle: the same figures
     ex._redraw_visible()
     assert sent == [], sent
+
+
+def test_the_first_step_from_cycle_0_adds_no_traces_and_shows_cycle_1():
+    """A dashboard built at cycle 0 holds the traces cycle 1 needs beyond its own, hidden (the counts
+    view: 6 traces before the first sync, 10 after), so the learner's first Step is one update per
+    figure, not an addition (a full redraw of its own in the browser) followed by an update."""
+    ex = Explorer(SAMPLE, seed=0, nodes=3, views=["timeline", "counts"])
+    trace = ex.state.trace
+    figs = {v: ex.figure_widget(v) for v in ("timeline", "counts")}
+    assert len(viz.figure_parts("counts", trace, 0).data) < len(figs["counts"].data), "no room was made"
+    for v, fw in figs.items():
+        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 0, narrow=ex._narrow)), v
+    sent: list[tuple[str, str]] = []
+    for v, fw in figs.items():
+        fw._send_addTraces_msg = lambda *a, _v=v, **k: sent.append((_v, "add"))
+        fw._send_update_msg = lambda _v=v, **k: sent.append((_v, "update"))
+    ex.step()
+    assert sent == [("timeline", "update"), ("counts", "update")], sent
+    for v, fw in figs.items():
+        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 1, narrow=ex._narrow)), v
+
+
+def _traces_shown(fig) -> list[dict]:
+    """The traces a figure shows (not the hidden ones a widget keeps), without uids and cleared values."""
+    return [{k: v for k, v in t.items() if k != "uid" and v not in (None, {}, [])} for t in viz._apply.shown(fig)]
