@@ -177,10 +177,12 @@ def with_room(parts: FigureParts, later: FigureParts) -> FigureParts:
     """``parts`` with hidden traces (:data:`HIDDEN`) appended for the traces ``later`` has beyond
     them, of the same types, so a widget built from it takes ``later`` without adding traces (each
     addition is a full redraw of its own in the browser). ``parts`` itself when ``later`` has no
-    more traces or its first traces are not of the same types."""
+    more traces, its first traces are not of the same types, or ``parts`` has none: the slow-start
+    view before the first sync, given hidden bars only, made plotly.js log NaN transforms in
+    JupyterLite ("<g> attribute transform: Expected number", lesson 05)."""
     types = [t.get("type") for t in parts.data]
     more = [t.get("type") for t in later.data]
-    if len(more) <= len(types) or more[:len(types)] != types:
+    if not types or len(more) <= len(types) or more[:len(types)] != types:
         return parts
     return FigureParts(list(parts.data) + [{"type": t, **HIDDEN} for t in more[len(types):]], parts.layout)
 

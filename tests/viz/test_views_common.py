@@ -406,6 +406,8 @@ def test_room_for_a_later_figure_is_hidden_traces_of_its_types_and_only_when_the
     assert viz.with_room(later, now) is later, "fewer traces later: nothing to add"
     other = viz.figure_parts("timeline", trace, 1)  # bars first: the types do not line up
     assert viz.with_room(now, other) is now
+    empty = viz.figure_parts("slow_start", trace, 0)  # no trace before the first sync
+    assert not empty.data and viz.with_room(empty, viz.figure_parts("slow_start", trace, 1)) is empty
 
 
 def test_a_widget_remembered_from_its_parts_takes_the_next_step_without_plotlys_objects(monkeypatch):
