@@ -30,7 +30,8 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
 * **Quiet clicks.** :data:`QUIET_CLICKS_JS` keeps a mouse-down on a dashboard's button or tab
   from JupyterLab's notebook, which would make the dashboard's cell active and move the focus to
   the notebook: that restyled the whole notebook (about 1,700 elements) on a Step, 25-50 ms of the
-  click. The button takes the focus, as a button does, and the active cell stays where it was.
+  click. The button takes the focus, as a button does. And when Back (at cycle 0) or Step (at the
+  last cycle) is disabled with the focus on it, the focus goes to the other one, not to the page.
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -77,12 +78,24 @@ QUIET_CLICKS_JS = """
 // move the focus to the notebook. On a dashboard's buttons that restyled the whole notebook twice
 // per click (its :focus and active-cell rules: about 1,700 elements, 25-50 ms in a trace of the
 // start page's Step) before the kernel was even asked. A button (or tab) of a dashboard keeps the
-// mouse-down to itself: it takes the focus as any button does, and the active cell stays put.
+// mouse-down to itself: it takes the focus as any button does, and the notebook does not take it first.
 if (!globalThis.__k8sjobsQuietClicks) {
   globalThis.__k8sjobsQuietClicks = true;
   window.addEventListener("mousedown", (event) => {
     const t = event.target;
     if (t instanceof Element && t.closest(".k8sjobs-explorer button, .k8sjobs-explorer .lm-TabBar-tab")) event.stopPropagation();
+  }, true);
+  // Back at cycle 0 and Step at the last cycle are disabled, and a disabled button drops the focus
+  // to the page: a keyboard learner lost their place. The focus goes to the other one.
+  document.addEventListener("focusout", (event) => {
+    const t = event.target;
+    if (event.relatedTarget || !(t instanceof Element) || !t.matches(".k8sjobs-back, .k8sjobs-step")) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!t.disabled || !t.isConnected || (active && active !== document.body)) return;
+      const other = t.closest(".k8sjobs-explorer")?.querySelector(t.matches(".k8sjobs-back") ? ".k8sjobs-step" : ".k8sjobs-back");
+      if (other && !other.disabled) other.focus();
+    });
   }, true);
 }
 """

@@ -177,7 +177,8 @@ def check_clicks_keep_the_focus(probe) -> None:
     """A click on a dashboard's button keeps the focus on the button (figure.py: QUIET_CLICKS_JS):
     JupyterLab's notebook does not take it first (when nothing had the focus, its mouse-down handler
     focused the notebook and the cell before the button took it: each move restyled the whole
-    notebook). From cycle 1 to 2 and back."""
+    notebook). From cycle 1 to 2 and back; then Back from the keyboard to cycle 0, which disables
+    Back: the focus goes to Step (a disabled button drops it to the page) and Enter steps again."""
     probe.page.evaluate(_FOCUS_LOG_JS)
     for name, status in (("Step", S2), ("Back", S1)):
         # nothing focused, as after Back reaches cycle 0 (a disabled button loses the focus)
@@ -187,6 +188,13 @@ def check_clicks_keep_the_focus(probe) -> None:
         assert probe.page.evaluate(_FOCUSED_JS) == f"button:{name}"
         moves = probe.page.evaluate("() => window.__k8sjobsFocusLog")
         assert set(moves) <= {"BUTTON"}, f"the focus went elsewhere during the click on {name}: {moves}"
+    # Back from the keyboard to cycle 0 disables Back: the focus goes to Step, not to the page
+    probe.button("Back").first.focus()
+    probe.page.keyboard.press("Enter")
+    expect_status(probe, S0)
+    probe.page.wait_for_function("() => document.activeElement?.classList.contains('k8sjobs-step')", timeout=5000)
+    probe.page.keyboard.press("Enter")
+    expect_status(probe, S1)
 
 
 def check_keyboard(probe) -> None:
