@@ -9,9 +9,9 @@ import subprocess
 import sys
 import textwrap
 
+import cron_scenarios as C
 import plotly.graph_objects as go
 import pytest
-import cron_scenarios as C
 import viz_scenarios as S
 
 from k8sjobs import viz
