@@ -33,16 +33,12 @@ from plotly.basedatatypes import Undefined
 
 from ._common import FigureParts
 
-# Properties a FigureWidget manages itself (uid is a random id it gives each trace).
+# Properties a FigureWidget manages itself (uid is a random id it gives each trace), and the layout's
+# template, which plotly.py fills in and the views never set.
 _KEEP = frozenset({"type", "uid"})
+_LAYOUT_KEEP = frozenset({"template"})
 HIDDEN = {"visible": False}
 """What a widget's trace not needed at this step holds (besides its type and uid)."""
-
-
-def _clear_missing(obj: Any, old: dict[str, Any], new: dict[str, Any], keep: frozenset[str]) -> None:
-    for key in old:
-        if key not in new and key not in keep:
-            obj[key] = None
 
 
 def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
@@ -68,21 +64,12 @@ def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
     # the widget shows what it was last given and needs no new trace: edit its dicts, one message
     fast = keep and last is not None and len(new_types) <= len(old_types) and _FAST and _no_listeners(target)
     if fast:
-        _send_edits(target, _trace_edits(last[0], new_data, len(old_types)),
-                    _edits(last[1], new_layout, frozenset({"template"})))
+        _send_edits(target, _trace_edits(last[0], new_data, len(old_types)), _edits(last[1], new_layout, _LAYOUT_KEEP))
     elif keep:
-        for i, (old, nd) in enumerate(zip(target.data, new_data)):
-            od = last[0][i] if last is not None else old.to_plotly_json()
-            _clear_missing(old, od, nd, _KEEP)
-            # only what changed: plotly validates every property it is given (most are the same)
-            changed = {k: v for k, v in nd.items() if k not in _KEEP and od.get(k) != v}
-            if changed:
-                old.update(changed, overwrite=True)
-        for i, old in enumerate(target.data[n:], n):
-            od = last[0][i] if last is not None else old.to_plotly_json()
-            if od != _HIDDEN_TRACE:
-                _clear_missing(old, od, HIDDEN, _KEEP)
-                old.update(HIDDEN)
+        # only what changed, through plotly.py's objects (which validate every property they are given)
+        olds = last[0] if last is not None else [tr.to_plotly_json() for tr in target.data]
+        for i, edits in _trace_edits(olds, new_data, len(olds)).items():
+            target.data[i].update(edits, overwrite=True)
         if len(new_types) > n:
             target.add_traces(_traces(new)[n:])
     else:
@@ -99,11 +86,9 @@ def apply(target: go.Figure, new: go.Figure | FigureParts) -> go.Figure:
 
 
 def _apply_layout(target: go.Figure, last: Any, new_layout: dict[str, Any]) -> None:
-    old_layout = last[1] if last is not None else target.layout.to_plotly_json()
-    _clear_missing(target.layout, old_layout, new_layout, frozenset({"template"}))
-    changed = {k: v for k, v in new_layout.items() if old_layout.get(k) != v}
-    if changed:
-        target.update_layout(changed, overwrite=True)
+    edits = _edits(last[1] if last is not None else target.layout.to_plotly_json(), new_layout, _LAYOUT_KEEP)
+    if edits:
+        target.update_layout(edits, overwrite=True)
 
 
 # Off only in the tests that compare this path's messages with plotly.py's own.
