@@ -517,7 +517,10 @@ class Explorer:
                 if cycle == 0 and trace.cycles:
                     # The first Step's traces are there already, hidden (counts: 6 -> 10): adding
                     # them then would be a full redraw of its own in the browser, on the first click.
-                    parts = viz.with_room(parts, viz.figure_parts(view, trace, 1, narrow=self._narrow))
+                    try:
+                        parts = viz.with_room(parts, viz.figure_parts(view, trace, 1, narrow=self._narrow))
+                    except Exception:  # noqa: BLE001 -- a view that cannot draw cycle 1 says so at that Step
+                        pass
                 fw = _LiveFigureWidget(parts.figure())
                 viz.remember(fw, parts)
                 # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)

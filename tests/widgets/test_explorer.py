@@ -415,3 +415,22 @@ def test_the_first_step_from_cycle_0_adds_no_traces_and_shows_cycle_1():
 def _traces_shown(fig) -> list[dict]:
     """The traces a figure shows (not the hidden ones a widget keeps), without uids and cleared values."""
     return [{k: v for k, v in t.items() if k != "uid" and v not in (None, {}, [])} for t in viz._apply.shown(fig)]
+
+
+def test_a_view_broken_only_at_cycle_1_still_builds_the_dashboard_and_is_reported_at_that_step(monkeypatch):
+    """The room a dashboard makes at cycle 0 for its first Step builds that Step's figure early: a
+    view that cannot draw it must not stop the dashboard from being built; the Step reports it."""
+    real = viz.figure_parts
+
+    def broken_at_1(view, trace, cycle, narrow=False):
+        if cycle == 1:
+            raise RuntimeError("view exploded")
+        return real(view, trace, cycle, narrow=narrow)
+
+    monkeypatch.setattr(viz, "figure_parts", broken_at_1)
+    ex = Explorer(SAMPLE, seed=0, nodes=3, views=["timeline", "counts"])
+    assert ex.error.value == ""
+    ex.step_button.click()
+    assert ex.state.cycle == 1
+    # both views fail to draw cycle 1; the error area shows the last one reported
+    assert ex.error.value == "the counts view could not be drawn at cycle 1: RuntimeError: view exploded"
