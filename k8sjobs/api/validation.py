@@ -33,7 +33,7 @@ from typing import Any
 from ..cron import CronParseError, UnknownTimeZoneError, load_location, parse_standard
 from . import schema
 from .errors import ErrorType, FieldError
-from .indexes import validate_indexes_format
+from .indexes import parse_index_interval, validate_indexes_format
 from .serialize import to_dict
 from .types import (
     CONTROLLER_UID_LABEL,
@@ -2139,26 +2139,38 @@ def is_job_finished(job: Job) -> bool:
 
 
 def _indexes_overlap(completed: str, failed: str, completions: int) -> str | None:
-    """validateFailedIndexesNotOverlapCompleted: the first overlapping index's message, if any."""
+    """validateFailedIndexesNotOverlapCompleted: the first overlapping index's message, if any.
+
+    As upstream, one walk over both lists at once, as if each were in order (a fragment that
+    does not parse is skipped: the format check reports it); lists out of order, which the
+    format check rejects too, can therefore hide an overlap here, as they do upstream."""
     if not completed or not failed:
         return None
+    done, fail = completed.split(","), failed.split(",")
 
-    def intervals(text: str) -> list[tuple[int, int]]:
-        out = []
-        for fragment in text.split(","):
-            try:
-                validate_indexes_format(fragment, completions)
-            except ValueError:
-                continue  # reported by the format check
-            lo, _, hi = fragment.partition("-")
-            out.append((int(lo), int(hi) if hi else int(lo)))
-        return out
+    def interval(fragments: list[str], pos: int) -> tuple[int, int] | None:
+        try:
+            return parse_index_interval(fragments[pos], completions)
+        except ValueError:
+            return None
 
-    failed_intervals = intervals(failed)  # parsed once: a status with 1,000 intervals is validated often
-    for cx, cy in intervals(completed):
-        for fx, fy in failed_intervals:
-            if cx <= fy and fx <= cy:
-                return f"failedIndexes and completedIndexes overlap at index: {max(cx, fx)}"
+    c_pos = f_pos = 0
+    c, f = interval(done, 0), interval(fail, 0)
+    while c_pos < len(done) and f_pos < len(fail):
+        if c is not None and f is not None:
+            if c[0] <= f[1] and f[0] <= c[1]:
+                return f"failedIndexes and completedIndexes overlap at index: {max(c[0], f[0])}"
+            next_completed = c[0] <= f[0]
+        else:
+            next_completed = c is None
+        if next_completed:
+            c_pos += 1
+            if c_pos < len(done):
+                c = interval(done, c_pos)
+        else:
+            f_pos += 1
+            if f_pos < len(fail):
+                f = interval(fail, f_pos)
     return None
 
 

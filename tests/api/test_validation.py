@@ -16,6 +16,7 @@ import pytest
 
 from k8sjobs.api import admission, validation
 from k8sjobs.api.errors import InvalidError
+from k8sjobs.api.indexes import validate_indexes_format
 from k8sjobs.api.serialize import from_dict
 from k8sjobs.api.types import Job, JobCondition, JobStatus, UncountedTerminatedPods
 from k8sjobs.conformance.validation import run_case
@@ -541,3 +542,41 @@ def test_selector_matches(selector: dict | None, labels: dict, expected: bool | 
 
     typed = None if selector is None else from_dict(LabelSelector, selector)
     assert validation.selector_matches(typed, labels) is expected
+
+
+# validateIndexesFormat / parseIndexInterval: each fragment is read whole (both ends checked
+# against completions, start before end) before its order in the list; Atoi reads 64 bits.
+@pytest.mark.parametrize("text, answer", [
+    ("", 0),
+    ("0,2-4", 4),
+    ("3000000000", 'too large index: "3000000000"'),
+    ("99999999999999999999", 'cannot convert string to integer for index: "99999999999999999999"'),
+    ("3,1-9", 'too large index: "9"'),
+    ("2,1-1", "non-increasing order, previous: 1, current: 1"),
+    ("1-2,2-9", 'too large index: "9"'),
+    ("1-2,2-4", "non-increasing order, previous: 2, current: 2"),
+    ("-1", 'cannot convert string to integer for index: ""'),
+    ("1-2-3", "the fragment \"1-2-3\" violates the requirement that an index interval can have at most two "
+              "parts separated by '-'"),
+])
+def test_an_index_list_is_read_fragment_by_fragment_as_upstream(text: str, answer: int | str) -> None:
+    if isinstance(answer, int):
+        assert validate_indexes_format(text, 5) == answer
+    else:
+        with pytest.raises(ValueError) as err:
+            validate_indexes_format(text, 5)
+        assert str(err.value) == answer
+
+
+# validateFailedIndexesNotOverlapCompleted walks both lists at once as if each were in order.
+@pytest.mark.parametrize("completed, failed, message", [
+    ("0-2", "2", "failedIndexes and completedIndexes overlap at index: 2"),
+    ("1,3-5", "0,2,4", "failedIndexes and completedIndexes overlap at index: 4"),
+    ("0-1,5", "2-4", None),
+    ("x,1", "1", "failedIndexes and completedIndexes overlap at index: 1"),  # a bad fragment is skipped
+    ("3,0", "0", None),  # out of order: the walk passes 0 by (the format check reports the order)
+    ("", "1", None),
+])
+def test_failed_and_completed_indexes_overlap_as_upstream_walks_them(completed: str, failed: str,
+                                                                     message: str | None) -> None:
+    assert validation._indexes_overlap(completed, failed, 10) == message
