@@ -621,7 +621,7 @@ class CronJobController:
             deadline=cj.spec.starting_deadline_seconds)
 
         deadline = cj.spec.starting_deadline_seconds
-        if deadline is not None and nxt.scheduled + _dt.timedelta(seconds=deadline) < now:
+        if deadline is not None and u.go_before(u.go_add(nxt.scheduled, u.go_seconds(deadline)), now):
             self.recorder.event(cj, WARNING, "MissSchedule",
                                 f"Missed scheduled time to start a job: {format_rfc1123z(nxt.scheduled)}")
             self._say("cronjob.skip.too_late", cronjob=key, scheduled=scheduled, deadline=deadline, zone=zone)

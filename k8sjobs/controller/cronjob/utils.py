@@ -120,9 +120,39 @@ def _us(d: _dt.timedelta) -> int:
     return (d.days * 86400 + d.seconds) * _ONE_SECOND_US + d.microseconds
 
 
+# Go's Time compares, subtracts and adds instants. Python's aware datetimes that share a tzinfo
+# (every time of a controller whose zone is not UTC) do it on the wall clock instead, an hour
+# off across a daylight-saving change: these helpers go through UTC when the zone is not UTC.
+
+def _utc(t: _dt.datetime) -> _dt.datetime:
+    return t if t.tzinfo is _dt.UTC else t.astimezone(_dt.UTC)
+
+
+def go_before(a: _dt.datetime, b: _dt.datetime) -> bool:
+    """``a.Before(b)``: the instants compared, whatever the zones."""
+    if a.tzinfo is _dt.UTC and b.tzinfo is _dt.UTC:
+        return a < b
+    return _utc(a) < _utc(b)
+
+
+def go_add(t: _dt.datetime, d: _dt.timedelta) -> _dt.datetime:
+    """``t.Add(d)``: the instant ``d`` later, in ``t``'s zone."""
+    if t.tzinfo is _dt.UTC:
+        return t + d
+    return (_utc(t) + d).astimezone(t.tzinfo)
+
+
+def go_seconds(n: int) -> _dt.timedelta:
+    """``time.Duration(n) * time.Second`` as Go computes it: nanoseconds in an int64, which wrap
+    around past about 292 years (a startingDeadlineSeconds of 9223372037 is about -292 years)."""
+    ns = (n * 1_000_000_000 + 2**63) % 2**64 - 2**63
+    us = abs(ns) // 1000  # a datetime holds microseconds: truncated toward zero
+    return _dt.timedelta(microseconds=us if ns >= 0 else -us)
+
+
 def go_sub(a: _dt.datetime, b: _dt.datetime) -> float:
     """``a.Sub(b)`` in seconds, saturated at Go's largest and smallest Duration."""
-    s = _us(a - b) / 1e6
+    s = _us(_utc(a) - _utc(b)) / 1e6
     return max(-MAX_DURATION, min(MAX_DURATION, s))
 
 
@@ -133,12 +163,6 @@ def _round_to_second(d: _dt.timedelta) -> int:
     if 2 * r >= _ONE_SECOND_US:
         q += 1
     return q if us >= 0 else -q
-
-
-def _trunc_seconds(d: _dt.timedelta) -> int:
-    """``int64(d.Seconds())``: whole seconds, truncated toward zero."""
-    us = _us(d)
-    return us // _ONE_SECOND_US if us >= 0 else -((-us) // _ONE_SECOND_US)
 
 
 def _next(schedule: Schedule, t: _dt.datetime) -> _dt.datetime:
@@ -253,27 +277,28 @@ def _most_recent_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedul
         earliest = to_time(cj.metadata.creation_timestamp, zone, origin)
         if cj.status.last_schedule_time is not None:
             earliest = to_time(cj.status.last_schedule_time, zone, origin)
-        scheduling_deadline = now - _dt.timedelta(seconds=deadline)
-        if scheduling_deadline > earliest:
+        scheduling_deadline = go_add(now, go_seconds(-deadline))
+        if go_before(earliest, scheduling_deadline):
             earliest = scheduling_deadline
         t1 = _next(schedule, earliest)
         t2 = _next(schedule, t1)
-    if now < t1:
+    if go_before(now, t1):
         return MostRecent(earliest, None, MissedSchedules.NONE, None)
-    if now < t2:
+    if go_before(now, t2):
         return MostRecent(earliest, t1, MissedSchedules.NONE, None)
 
-    between = _round_to_second(t2 - t1)
+    between = _round_to_second(_utc(t2) - _utc(t1))
     if between < 1:
         return MostRecent(earliest, None, MissedSchedules.NONE,
                           "time difference between two schedules is less than 1 second")
-    elapsed = _trunc_seconds(now - t1)
+    # int64(now.Sub(t1).Seconds()): Sub saturates at about 292 years (a creationTimestamp of the zero time)
+    elapsed = int(go_sub(now, t1))
     missed_count = elapsed // between + 1
     # Jump close to now (one interval early, for irregular schedules), then walk to now.
-    potential_earliest = t1 + _dt.timedelta(seconds=(missed_count - 2) * between)
+    potential_earliest = go_add(t1, go_seconds((missed_count - 2) * between))
     most_recent = None
     t = _next(schedule, potential_earliest)
-    while not _is_zero(t) and t <= now:
+    while not _is_zero(t) and not go_before(now, t):
         most_recent = t
         t = _next(schedule, t)
 
@@ -321,7 +346,7 @@ def next_schedule_time_duration(cj: CronJob, now: _dt.datetime, schedule: Schedu
     else:
         base = mr.most_recent
     nxt = _next(schedule, base)
-    return go_sub(nxt + _NEXT_SCHEDULE_DELTA, now)
+    return go_sub(go_add(nxt, _NEXT_SCHEDULE_DELTA), now)
 
 
 _NEXT_SCHEDULE_DELTA = _dt.timedelta(seconds=NEXT_SCHEDULE_DELTA)
@@ -345,7 +370,7 @@ def next_schedule_time(cj: CronJob, now: _dt.datetime, schedule: Schedule,
     the time is still returned: the warning does not stop the run.
     """
     mr = most_recent_schedule_time(cj, now, schedule, True, origin)
-    if mr.most_recent is None or mr.most_recent > now:
+    if mr.most_recent is None or go_before(now, mr.most_recent):
         return NextSchedule(None, mr.error, mr)
     if mr.missed == MissedSchedules.MANY and too_many_missed is not None:
         too_many_missed(mr)

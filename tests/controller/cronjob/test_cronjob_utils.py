@@ -196,3 +196,49 @@ def test_the_active_list_helpers_match_by_uid_and_by_name():
 ])
 def test_format_rfc3339_writes_go_s_rfc3339(t, text):
     assert u.format_rfc3339(t) == text
+
+
+NEW_YORK = u.load_location("America/New_York")
+
+
+def _utc(*fields: int) -> dt.datetime:
+    return dt.datetime(*fields, tzinfo=UTC)
+
+
+# Go's Time compares and subtracts instants; a controller whose own zone has daylight saving
+# (SimConfig.controller_zone) keeps its times in that zone, where Python would use the wall clock.
+def test_in_a_zone_that_falls_back_an_hourly_time_on_the_repeated_hour_is_not_due_early():
+    cj = _cj("0 * * * *", _utc(2016, 11, 6, 4), _utc(2016, 11, 6, 5))  # last ran at 01:00 EDT
+    now = _utc(2016, 11, 6, 5, 30).astimezone(NEW_YORK)  # 01:30 EDT; 01:00 EST is 06:00 UTC, still to come
+    got = u.next_schedule_time(cj, now, parse_standard("0 * * * *"))
+    assert got.scheduled is None
+    assert u.next_schedule_time_duration(cj, now, parse_standard("0 * * * *")) == pytest.approx(1800.1)
+
+
+def test_in_a_zone_that_falls_back_the_requeue_counts_the_extra_hour():
+    cj = _cj("0 12 * * *", _utc(2016, 11, 4), _utc(2016, 11, 4, 16))
+    now = _utc(2016, 11, 5, 16, 0, 30).astimezone(NEW_YORK)
+    # next: 12:00 EST on 6 November = 17:00 UTC, 25 h after 12:00 EDT the day before
+    assert u.next_schedule_time_duration(cj, now, parse_standard("0 12 * * *")) == pytest.approx(89970.1)
+
+
+@pytest.mark.parametrize(("seconds", "want"), [
+    pytest.param(60, dt.timedelta(seconds=60), id="a minute is a minute"),
+    pytest.param(9223372036, dt.timedelta(seconds=9223372036), id="the largest whole seconds that fit"),
+    pytest.param(9223372037, dt.timedelta(microseconds=-9_223_372_036_709_551),  # 9223372037e9 - 2**64 ns
+                 id="one more wraps around to about -292 years"),
+])
+def test_go_seconds_wraps_as_go_s_duration_does(seconds, want):
+    assert u.go_seconds(seconds) == want
+
+
+def test_a_deadline_past_292_years_wraps_into_the_future_and_nothing_is_ever_due():
+    cj = _cj("0 * * * ?", TOP - hours(2), None, 9223372037)
+    got = u.next_schedule_time(cj, TOP + minutes(1), parse_standard("0 * * * ?"))
+    assert got.scheduled is None
+
+
+def test_now_minus_the_zero_creation_time_saturates_so_an_irregular_schedule_still_finds_its_time():
+    cj = _cj("30 10,11,12 * * 1-5", None, None)
+    got = u.most_recent_schedule_time(cj, _utc(2016, 5, 20, 16, 30), parse_standard("30 10,11,12 * * 1-5"), False)
+    assert (got.most_recent, got.missed) == (_utc(2016, 5, 20, 12, 30), "many")
