@@ -16,6 +16,7 @@ Events carry upstream's reasons and messages.
 from __future__ import annotations
 
 import datetime as _dt
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,20 +75,27 @@ def _parse_cached(spec: str) -> u.Schedule:
     return hit
 
 
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+               '"': '\\"', "\\": "\\\\"}
+
+
 def go_quote(s: str) -> str:
-    """fmt's %q of a string."""
+    """fmt's %q of a string (strconv.Quote): Go's named escapes, printable characters as they are
+    (unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space), other
+    ASCII as ``\\xNN``, the rest as ``\\uNNNN`` or ``\\UNNNNNNNN``."""
     out = ['"']
     for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
+        code = ord(ch)
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif ch == " " or unicodedata.category(ch)[0] in "LMNPS":
             out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
     out.append('"')
     return "".join(out)
 

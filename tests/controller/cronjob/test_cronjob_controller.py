@@ -29,6 +29,7 @@ from k8sjobs.api.informer import Informer
 from k8sjobs.clock import FakeClock
 from k8sjobs.controller.cronjob import CronJobController, FakeCronJobControl, FakeJobControl
 from k8sjobs.controller.cronjob import utils as u
+from k8sjobs.controller.cronjob.cronjob_controllerv2 import go_quote
 from k8sjobs.hooks import Collector
 from k8sjobs.trace.reasons import render, template
 
@@ -411,3 +412,15 @@ def test_a_controller_in_another_zone_can_be_deep_copied_for_a_snapshot_and_eval
     # 10:00 UTC is 19:00 in Tokyo: noon there has passed (03:00 UTC), so the next is tomorrow's 03:00 UTC.
     requeue, _, _ = twin.sync_cron_job(u.Ref(cj), [])
     assert round(requeue) == 17 * 3600, "not 2 h: noon is read in Tokyo, not in UTC"
+
+
+@pytest.mark.parametrize(("text", "quoted"), [
+    pytest.param("*/5 * * * *", '"*/5 * * * *"', id="a schedule is quoted as it is"),
+    pytest.param('a"b\\c', '"a\\"b\\\\c"', id="quotes and backslashes are escaped"),
+    pytest.param("a\rb\u00a0c\x07", '"a\\rb\\u00a0c\\a"', id="Go's named escapes and a no-break space as \\u"),
+    pytest.param("\x01\x7f\t\n\v\f\b", '"\\x01\\x7f\\t\\n\\v\\f\\b"', id="other ASCII controls as \\x"),
+    pytest.param("é 中 \U0001F600", '"é 中 \U0001F600"', id="printable letters and symbols stay"),
+    pytest.param("\U000E0001", '"\\U000e0001"', id="an unprintable rune beyond 16 bits as \\U"),
+])
+def test_go_quote_writes_fmt_s_q(text, quoted):
+    assert go_quote(text) == quoted
