@@ -10,6 +10,7 @@ Nothing here imports ipywidgets: the views must work in a static notebook and in
 
 from __future__ import annotations
 
+import math
 import unicodedata
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -378,14 +379,20 @@ YTITLE_PX = 24
 
 def layout_plot_px(width_px: float, layout: Any) -> float:
     """The plot's width in a figure ``width_px`` wide with ``layout`` (a dict or a plotly layout):
-    the margins, and where the y axis makes its own room (automargin), its names and its title."""
+    the margins, and where the y axis makes its own room (automargin), its names and its title.
+
+    A view whose names come and go from cycle to cycle (the timeline's pods) makes their room
+    itself, in its left margin, for the widest names of its whole run, and says so with
+    ``meta["names_px"]`` (:func:`names_room`): the plot keeps its width, and the legend and the x
+    axis's title their rows, from the first cycle to the last."""
     def get(obj: Any, key: str) -> Any:
         return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
 
     margin = get(layout, "margin") or {}
     lr = {"l": get(margin, "l") or 0, "r": get(margin, "r") or 0}
     y = get(layout, "yaxis") or {}
-    if not get(y, "automargin"):
+    meta = get(layout, "meta")
+    if not get(y, "automargin") or (isinstance(meta, dict) and "names_px" in meta):
         return width_px - lr["l"] - lr["r"]
     names = get(y, "ticktext") or get(y, "categoryarray") or ()
     plot = plot_beside_names(width_px, lr, [str(n) for n in names])
@@ -394,6 +401,12 @@ def layout_plot_px(width_px: float, layout: Any) -> float:
     if words:
         plot -= YTITLE_PX + LEGEND_ROW * words.count("<br>")
     return plot
+
+
+def names_room(names_px: float, ytitle: str) -> int:
+    """Pixels left of a plot for a y axis's names ``names_px`` wide and its title (``<br>``
+    between lines): what plotly's automargin would push the margin to, a few pixels to spare."""
+    return math.ceil(names_px + TICK_GAP_PX + YTITLE_PX + LEGEND_ROW * ytitle.count("<br>"))
 
 
 AXIS_LINE_PX = 16
@@ -592,11 +605,20 @@ def cycle_ticks(trace: Trace, upto: int, *, yaxis: str = "y2") -> dict[str, Any]
     cycles = trace.cycles[:upto]
     xs = [c.t for c in cycles]
     hover = cached(trace, "tick-hovers", _tick_hovers)[:upto]
-    return {"type": "scatter", "x": xs, "y": [0.5] * len(xs), "yaxis": yaxis, "mode": "markers",
+    ys: list[Any] = [0.5] * len(xs)
+    if not xs:  # before the first cycle: one empty point keeps the legend's entry (see NO_POINT)
+        xs, ys, hover = list(NO_POINT), list(NO_POINT), [""]
+    return {"type": "scatter", "x": xs, "y": ys, "yaxis": yaxis, "mode": "markers",
             "name": _("reconcile cycles"), "marker": {"symbol": "line-ns-open", "size": 10, "color": MUTED,
                                                    "line": {"width": 1.5, "color": MUTED}},
             "hovertext": hover, "hoverinfo": "text", "showlegend": True, "legendrank": 900}
 
+
+NO_POINT: tuple[None] = (None,)
+"""The data of a trace with nothing to draw yet (before the first cycle): plotly leaves a trace
+without points out of its legend, so the legend (the key to the picture) appeared only at the
+first Step, and the figure changed its layout then; one empty point draws nothing and keeps
+the trace's entry, so that Step changes only the data (a full redraw less in the browser)."""
 
 CYCLE_STRIP: dict[str, Any] = {"domain": [0.95, 1.0], "range": [0, 1], "visible": False, "fixedrange": True}
 """The thin strip above the plot that :func:`cycle_ticks` draws on (as ``yaxis2``)."""

@@ -22,6 +22,7 @@ from ._common import (
     HIGHLIGHT,
     INK,
     LEGEND_BOTTOM,
+    NO_POINT,
     OUTCOME_STYLE,
     PLOT_DOMAIN,
     cached,
@@ -177,13 +178,26 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
         line = _ref_line(xs, s["wanted"], t, _("wanted active: min(parallelism, completions left)"), "dot", INK)
         line["line"]["width"] = 1.5
         data.append(line)
+    elif trace.cycles:
+        # Before the first cycle: the lines the first cycle draws, each with an empty point (NO_POINT),
+        # in the same order, so the legend shows from the start and the first Step changes only data.
+        first = trace.cycles[0]
+        data.append(_ref_line([], [], t, _("parallelism (asked)"), "dash", INK))
+        if first.completions is not None:
+            data.append(_ref_line([], [], t, _("completions (asked)"), "longdashdot", "#7F7F7F"))
+        line = _ref_line([], [], t, _("wanted active: min(parallelism, completions left)"), "dot", INK)
+        line["line"]["width"] = 1.5
+        data.append(line)
+        for ref in data:
+            ref["x"], ref["y"] = list(NO_POINT), list(NO_POINT)
     many = len(xs) > MARKERS_UP_TO
     for field, marked, dash, symbol in SERIES:
         name = series_name(marked)
         ys = s[field]
         if ys:
             ymax = max(ymax, *ys)
-        data.append({"type": "scatter", "x": xs, "y": ys, "name": name, "mode": "lines" if many else "lines+markers",
+        data.append({"type": "scatter", "x": xs or list(NO_POINT), "y": ys or list(NO_POINT), "name": name,
+                     "mode": "lines" if many else "lines+markers",
                      "line": {"shape": "hv", "dash": dash, "color": _COLOR[field], "width": 2.5},
                      "marker": {"symbol": symbol, "size": 7, "color": _COLOR[field]},
                      # TRANSLATORS: plotly hover template: keep %{{y}} and %{{x}} as they are.
@@ -192,6 +206,12 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     shapes = []
     yrange = [-0.3, ymax * 1.12 + 0.5]
     right = x_end(t) * 1.2
+    if cur is None and trace.cycles:
+        # the current cycle's markers, none yet (NO_POINT): the first Step moves them in place
+        data.append({"type": "scatter", "x": list(NO_POINT), "y": list(NO_POINT), "mode": "markers",
+                     "name": _("cycle {cycle}").format(cycle=k), "showlegend": False, "hoverinfo": "skip",
+                     "marker": {"symbol": [sym for *_rest, sym in SERIES], "size": 13, "color": HIGHLIGHT,
+                                "line": {"color": INK, "width": 2}}})
     if cur is not None:
         a = cur.after
         data.append({"type": "scatter", "x": [t] * len(SERIES), "y": [getattr(a, f) for f, *_rest in SERIES],

@@ -29,12 +29,14 @@ from ._common import (
     OUTCOMES,
     PLOT_DOMAIN,
     bar_marker,
+    cached,
     cycle_marker,
     cycle_ticks,
     cycle_word,
     fit_x_title,
     job_ref,
     make_figure,
+    names_room,
     outcome_word,
     plural,
     resolve,
@@ -177,12 +179,13 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
             fits = (b - a) / span * PLOT_WIDTH_PX >= 6.5 * len(label) + 8
             d["text"].append(label if i == widest and fits else "")
             d["hovertext"].append(hover)
-    if pods:
-        # A zero-length bar for every outcome without bars, so the legend always shows all six.
-        for o in OUTCOMES:
-            if not by[o]["x"]:
-                for key, v in (("x", 0), ("base", 0), ("y", names[0]), ("text", ""), ("hovertext", "")):
-                    by[o][key].append(v)
+    # A zero-length bar for every outcome without bars, so the legend always shows all six (before
+    # the first pod, an empty point: NO_POINT).
+    for o in OUTCOMES:
+        if not by[o]["x"]:
+            for key, v in (("x", 0), ("base", 0), ("y", names[0]), ("text", ""), ("hovertext", "")) if pods else (
+                    ("x", None), ("base", None), ("y", None), ("text", ""), ("hovertext", "")):
+                by[o][key].append(v)
     data: list[dict[str, Any]] = []
     for o in OUTCOMES:
         d = by[o]
@@ -199,29 +202,46 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                       "x": 0.5, "y": 0.5, "font": {"color": MUTED, "size": 13}})
     height = min(1000, max(340, 20 * len(pods) + 190))
 
-    def tick(name: str, h: PodHistory) -> str:
-        return f"{name} [{h.index}]" if indexed and h.index is not None else name
-
-    ticktext = [tick(h.name, h) for h in pods]
-    if ticktext and max(text_px(tt) for tt in ticktext) > NAMES_SHARE * width_px:
-        ticktext = [tick(short_pod_label(h.name, trace.job_name), h) for h in pods]
+    ticktext = tick_labels(trace, pods, indexed, width_px)
     # The y axis's title is centred on the plot's height: a longer one is wrapped to it (the ru
     # "поды по индексу завершения" ran into the subtitle above a 6-pod plot).
     plot_h = (height - MARGIN["t"] - MARGIN["b"]) * (PLOT_DOMAIN[1] - PLOT_DOMAIN[0])
     ytitle = _("pods by completion index") if indexed else _("pods in creation order")
+    ytitle = "<br>".join(wrap_px(ytitle, plot_h - 8))
+    # Room for the widest names of the whole run, made now (automargin would push the margin only
+    # as pods come, a layout pass of its own in the browser, and move the plot at the first Step).
+    names_px = cached(trace, f"timeline-names-px-{width_px}", lambda tr: _widest_names_px(tr, width_px))
     layout = {
         "title": title(main, sub, width_px=width_px), "barmode": "overlay", "bargap": 0.25, "height": height,
-        "margin": dict(MARGIN),
+        "margin": {**MARGIN, "l": MARGIN["l"] + names_room(names_px, ytitle)},
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, x_end(t)],
                   "zeroline": False},
         "yaxis": {"domain": PLOT_DOMAIN, "type": "category", "categoryorder": "array", "categoryarray": names, "autorange": "reversed",
                   "tickvals": names, "ticktext": ticktext, "automargin": True,
-                  "title": {"text": "<br>".join(wrap_px(ytitle, plot_h - 8))}},
+                  "title": {"text": ytitle}},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
+        "meta": {"view": VIEW, "names_px": names_px},  # the margin has their room (layout_plot_px)
     }
     fit_x_title(layout, width_px)
     return make_figure(data, layout, view=VIEW)
+
+
+def tick_labels(trace: Trace, pods: list[PodHistory], indexed: bool, width_px: float) -> list[str]:
+    """The y axis's names of ``pods`` (``name [index]`` for an Indexed Job); where the widest would
+    take more than :data:`NAMES_SHARE` of ``width_px``, they leave out the Job's name."""
+    def tick(name: str, h: PodHistory) -> str:
+        return f"{name} [{h.index}]" if indexed and h.index is not None else name
+
+    labels = [tick(h.name, h) for h in pods]
+    if labels and max(text_px(tt) for tt in labels) > NAMES_SHARE * width_px:
+        labels = [tick(short_pod_label(h.name, trace.job_name), h) for h in pods]
+    return labels
+
+
+def _widest_names_px(trace: Trace, width_px: float) -> float:
+    pods = pods_as_of(trace, len(trace.cycles))
+    return max((text_px(tt) for tt in tick_labels(trace, pods, _indexed(trace), width_px)), default=0.0)
 
 
 def _aggregated_titles(trace: Trace, k: int, t: float, pods: list[PodHistory], width: float) -> tuple[str, str]:

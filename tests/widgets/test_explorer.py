@@ -39,6 +39,12 @@ def trace(fw: go.FigureWidget, name: str):
     return next(t for t in fw.data if t.name == name)
 
 
+def drawn(values) -> int:
+    """How many points a trace's x or y draws (before the first cycle a trace holds one empty point:
+    viz's NO_POINT, which keeps its legend entry)."""
+    return sum(v is not None for v in values)
+
+
 def walk(widget: W.Widget):
     yield widget
     for attr in ("children",):
@@ -95,12 +101,12 @@ def test_status_line_at_start_and_after_a_step(ex):
 def test_step_updates_the_same_figure_in_place(ex):
     fw = ex.figures["timeline"]
     assert isinstance(fw, _LiveFigureWidget)
-    assert len(trace(fw, "reconcile cycles").x) == 0 and len(trace(fw, "pending").y) == 0
+    assert drawn(trace(fw, "reconcile cycles").x) == 0 and drawn(trace(fw, "pending").y) == 0
     for k in range(1, 8):
         ex.step_button.click()
         assert ex.figures["timeline"] is fw, "never replaced"
         assert ex._view_boxes["timeline"].children == (fw,), "never displayed again"
-        assert len(trace(fw, "reconcile cycles").x) == k, "one cycle tick more per step"
+        assert drawn(trace(fw, "reconcile cycles").x) == k, "one cycle tick more per step"
         assert figure_json(fw) == figure_json(viz.figure("timeline", ex.state.trace, k))
     assert len(trace(fw, "pending").y) == 6, "six pods by cycle 7 (3, then 3 after the back-off)"
     assert fw.layout.title.text == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
@@ -115,10 +121,10 @@ def test_back_seek_and_reset(ex):
     assert ex.state.cycle == 9
     assert ex.play.value == 4, "no echo to Play: in the browser jslink already moved it (a running Play)"
     assert status_text(ex).startswith("cycle 9 of 12 · t=18.161 s · ")
-    assert len(trace(ex.figures["timeline"], "reconcile cycles").x) == 9
+    assert drawn(trace(ex.figures["timeline"], "reconcile cycles").x) == 9
     ex.reset_button.click()
     assert ex.state.cycle == 0 and ex.slider.value == 0
-    assert len(trace(ex.figures["timeline"], "reconcile cycles").x) == 0
+    assert drawn(trace(ex.figures["timeline"], "reconcile cycles").x) == 0
 
 
 def test_hidden_views_are_built_when_their_tab_opens_and_redrawn_when_shown(ex):
@@ -392,14 +398,23 @@ def test_every_step_keeps_the_figures_autosized_and_sends_only_what_changed():
     assert sent == [], sent
 
 
-def test_the_first_step_from_cycle_0_adds_no_traces_and_shows_cycle_1():
-    """A dashboard built at cycle 0 holds the traces cycle 1 needs beyond its own, hidden (the counts
-    view: 6 traces before the first sync, 10 after), so the learner's first Step is one update per
-    figure, not an addition (a full redraw of its own in the browser) followed by an update."""
+def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_cycle_1():
+    """Before the first cycle the start page's views hold the traces cycle 1 draws, in the same
+    order, each with an empty point (so their legends show from the start), and the same frame
+    (the timeline's margin has the room of the run's pod names): the learner's first Step is one
+    update per figure that changes the data, the titles and the marks, never an addition (a full
+    redraw of its own in the browser) or the legend, margins or height (another layout pass)."""
     ex = Explorer(SAMPLE, seed=0, nodes=3, views=["timeline", "counts"])
     trace = ex.state.trace
     figs = {v: ex.figure_widget(v) for v in ("timeline", "counts")}
-    assert len(viz.figure_parts("counts", trace, 0).data) < len(figs["counts"].data), "no room was made"
+    for v in figs:
+        before, after = (viz.figure_parts(v, trace, k, narrow=ex._narrow) for k in (0, 1))
+        assert [(t["type"], t.get("showlegend"), t.get("legendrank")) for t in before.data] == \
+            [(t["type"], t.get("showlegend"), t.get("legendrank")) for t in after.data], v
+        assert [t.get("name") for t in before.data if t.get("showlegend") is not False] == \
+            [t.get("name") for t in after.data if t.get("showlegend") is not False], v
+    tl0, tl1 = (viz.figure_parts("timeline", trace, k, narrow=ex._narrow).layout for k in (0, 1))
+    assert [tl0[key] for key in ("height", "margin", "legend")] == [tl1[key] for key in ("height", "margin", "legend")]
     for v, fw in figs.items():
         assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 0, narrow=ex._narrow)), v
     sent: list[tuple[str, str]] = []
