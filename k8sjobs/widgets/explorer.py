@@ -559,7 +559,10 @@ class Explorer:
         self._twins[view].value = f"<pre>{html.escape(self.text_twin(view))}</pre>"
         self._twin_drawn[view] = self._key()
 
-    def _redraw_visible(self) -> None:
+    def _redraw_visible(self, report: bool = True) -> list[str]:
+        """Bring the visible views to the cycle; returns the error line of a view that could not be
+        drawn (shown in the error area too, unless ``report`` is false)."""
+        errors: list[str] = []
         for v in self.visible_views():
             try:
                 if v in self.figures:
@@ -568,8 +571,11 @@ class Explorer:
                     self.figure_widget(v)
                 self._redraw_twin(v)
             except Exception as exc:  # noqa: BLE001 -- a broken view must not break the dashboard
-                self._show_error([_("the {view} view could not be drawn at cycle {cycle}: {error}").format(
-                    view=v, cycle=self.state.cycle, error=f"{type(exc).__name__}: {exc}")])
+                errors = [_("the {view} view could not be drawn at cycle {cycle}: {error}").format(
+                    view=v, cycle=self.state.cycle, error=f"{type(exc).__name__}: {exc}")]
+        if errors and report:
+            self._show_error(errors)
+        return errors
 
     @_guard
     def _on_tab(self, _change: dict) -> None:
@@ -604,6 +610,16 @@ class Explorer:
 
     def _refresh_all(self) -> None:
         s = self.state
+        # The status line, then the pictures, then the rest: each widget's change is a message of its
+        # own, handled in the browser in the order sent, and the figures are what the learner
+        # watches (the slider's readout alone makes the browser lay out the whole page).
+        self._syncing = True
+        try:
+            self._sync_tabs()  # which views are on screen (a CronJob's or a Job's)
+        finally:
+            self._syncing = False
+        self.status.value = f"<span role='status' aria-live='polite'>{html.escape(s.status_line())}</span>"
+        view_errors = self._redraw_visible(report=False)
         self._syncing = True
         try:
             jobs = s.jobs
@@ -618,7 +634,6 @@ class Explorer:
                 "and {n} older Job (go back in time to pick it)",
                 "and {n} older Jobs (go back in time to pick them)", more).format(n=more)) if more else ""
             self.picker_more.layout.display = "flex" if more else "none"
-            self._sync_tabs()
             n = s.n_cycles
             # order matters: widen before moving, so no value is ever out of range
             if self.slider.max != n:
@@ -649,14 +664,12 @@ class Explorer:
         if s.cronjob is not None:
             self.clock_label.value = html.escape(s.clock())
             self.job_faults.layout.display = "flex" if s.kind == "Job" else "none"
-        self.status.value = f"<span role='status' aria-live='polite'>{html.escape(s.status_line())}</span>"
-        self._show_error(s.last_error)
+        self._show_error(view_errors or s.last_error)
         self.notice.value = html.escape(s.notice)
         self.notice.layout.display = "block" if s.notice else "none"
         self.explanation.value = self._explanation_html()
         self.why_title.value = "<b>" + (_("Why this sync") if s.kind == "CronJob" else _("Why this cycle")) + "</b>"
         self.fork_note.value = self._fork_note_html()
-        self._redraw_visible()
         self._refresh_menus()
 
     def _show_error(self, lines: Sequence[str]) -> None:

@@ -449,3 +449,21 @@ def test_a_view_broken_only_at_cycle_1_still_builds_the_dashboard_and_is_reporte
     assert ex.state.cycle == 1
     # both views fail to draw cycle 1; the error area shows the last one reported
     assert ex.error.value == "the counts view could not be drawn at cycle 1: RuntimeError: view exploded"
+
+
+def test_a_step_sends_the_status_line_then_the_pictures_then_the_rest(monkeypatch):
+    """Each widget's change is a message of its own, handled in the browser in the order sent: the
+    figures come right after the status line, before the slider (whose readout lays out the whole
+    page), the buttons, the explanation and the menus."""
+    ex = Explorer(SAMPLE, seed=0, nodes=3, views=["timeline", "counts"])
+    ex._repr_mimebundle_()
+    sent: list[W.Widget] = []
+    real = W.Widget._send
+    monkeypatch.setattr(W.Widget, "_send", lambda self, msg, buffers=None: (sent.append(self), real(self, msg, buffers)))
+    for k in (1, 2, 1, 0):
+        sent.clear()
+        ex.seek(k)
+        figures = [i for i, w in enumerate(sent) if isinstance(w, go.FigureWidget)]
+        assert sent[0] is ex.status, k
+        assert figures == list(range(1, len(figures) + 1)) and len(figures) >= 2, (k, [type(w).__name__ for w in sent])
+        assert ex.slider in sent[figures[-1]:], k
