@@ -176,7 +176,9 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
         lay["margin"] = dict(lay["margin"])
         base = lay["margin"].get("t", 100)
         lay["meta"] = {**lay["meta"], "top": base}
-        extra = max(0, title_top(ttl.get("text", ""), ttl.get("subtitle", {}).get("text", "")) - base)
+        need = max(title_top(ttl.get("text", ""), ttl.get("subtitle", {}).get("text", "")),
+                   lay["meta"].get("top_min", 0))
+        extra = max(0, need - base)
         lay["margin"]["t"] = base + extra
         if "height" in lay:
             lay["height"] = lay["height"] + extra
@@ -340,7 +342,7 @@ def narrow_titles(parts: FigureParts) -> FigureParts:
     top, height = (margin or {}).get("t"), lay.get("height")
     meta = lay.get("meta") if isinstance(lay.get("meta"), dict) else {}
     if top is not None:
-        extra = max(meta.get("top", top), title_top(new_main, new_sub)) - top
+        extra = max(meta.get("top", top), title_top(new_main, new_sub), meta.get("top_min", 0)) - top
         margin = lay["margin"] = {**margin, "t": top + extra}
         if height is not None:
             lay["height"] = height + extra

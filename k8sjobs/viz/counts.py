@@ -36,6 +36,7 @@ from ._common import (
     table,
     text_px,
     title,
+    title_top,
     x_end,
 )
 
@@ -233,8 +234,14 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                           "align": "left", "font": {"size": LABEL_SIZE}, "bgcolor": "rgba(255,255,255,0.8)"})
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t)
+    meta: dict[str, Any] = {"view": VIEW}
+    if not xs and trace.cycles:
+        # Before the first cycle the subtitle is one line, after it two or three: the room of the
+        # first cycle's title is made now, so the first Step keeps the figure's frame (top_min).
+        first = title(*_titles(trace, 1, trace.cycles[0].t), width_px=width_px)
+        meta["top_min"] = title_top(first["text"], first["subtitle"]["text"])
     layout = {
-        "title": title(main, sub, width_px=width_px), "height": HEIGHT, "margin": dict(MARGIN),
+        "title": title(main, sub, width_px=width_px), "height": HEIGHT, "margin": dict(MARGIN), "meta": meta,
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, right]},
         "yaxis": {"domain": PLOT_DOMAIN, "title": {"text": pgettext("axis title", "pods")}, "range": yrange,
                   "rangemode": "tozero"},

@@ -413,8 +413,9 @@ def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_c
             [(t["type"], t.get("showlegend"), t.get("legendrank")) for t in after.data], v
         assert [t.get("name") for t in before.data if t.get("showlegend") is not False] == \
             [t.get("name") for t in after.data if t.get("showlegend") is not False], v
-    tl0, tl1 = (viz.figure_parts("timeline", trace, k, narrow=ex._narrow).layout for k in (0, 1))
-    assert [tl0[key] for key in ("height", "margin", "legend")] == [tl1[key] for key in ("height", "margin", "legend")]
+    for v in figs:
+        lay0, lay1 = (viz.figure_parts(v, trace, k, narrow=ex._narrow).layout for k in (0, 1))
+        assert [lay0[key] for key in ("height", "margin", "legend")] == [lay1[key] for key in ("height", "margin", "legend")], v
     for v, fw in figs.items():
         assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 0, narrow=ex._narrow)), v
     sent: list[tuple[str, str]] = []
