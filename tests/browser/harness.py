@@ -75,7 +75,7 @@ cell failed (``voila_errors()``).
   state, then assert on a fresh read).
 * ``plotly_traces(index=0, root=None)`` -> list of dicts (type, name, x, y, visible) read from the
   plotly graph div (``.js-plotly-plot``) ``data``; ``plotly_layout(...)``;
-  ``plotly_bar_count(index=0)`` counts drawn bars (``.barlayer .point``);
+  ``plotly_bar_count(index=0)`` counts drawn bars (``.barlayer .point``, blank ones left out);
   ``plotly_trace_count(index=0)`` counts drawn traces.
 * ``widget_errors()`` -- "Error displaying widget", "Click to show javascript error",
   ``.jupyter-widgets-error-widget``, "No version of module ... is registered".
@@ -225,6 +225,10 @@ def _stage_into(workspace: Path, relpath: str | Path, with_dir: bool) -> Path:
 
 # --------------------------------------------------------------------------- servers
 
+
+
+BARS_DRAWN = ".barlayer .point:not(:has(> path[d='M0,0Z']))"
+"""CSS of the bars plotly drew with a value (a bar without one is a point with the blank path ``M0,0Z``)."""
 
 class _Server:
     """A server subprocess in its own session, stopped by PID (children too)."""
@@ -858,8 +862,10 @@ class Probe:
             ".scatterlayer .trace, .barlayer .trace, .pielayer .trace, .heatmaplayer .hm").count()
 
     def plotly_bar_count(self, index: int = 0, root: str | None = None) -> int:
-        """Bars actually drawn in the ``index``-th plot (every ``.barlayer .point``)."""
-        return self._plot(index, root).locator(".barlayer .point").count()
+        """Bars actually drawn in the ``index``-th plot (every ``.barlayer .point`` but a blank one:
+        plotly draws a bar without a value, such as a trace's empty point that keeps its legend
+        entry before the first cycle, as the path ``M0,0Z``)."""
+        return self._plot(index, root).locator(BARS_DRAWN).count()
 
     def widget_errors(self) -> list[str]:
         found = []
