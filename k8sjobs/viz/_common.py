@@ -176,9 +176,7 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
         lay["margin"] = dict(lay["margin"])
         base = lay["margin"].get("t", 100)
         lay["meta"] = {**lay["meta"], "top": base}
-        need = max(title_top(ttl.get("text", ""), ttl.get("subtitle", {}).get("text", "")),
-                   lay["meta"].get("top_min", 0))
-        extra = max(0, need - base)
+        extra = max(0, title_need(lay["meta"], ttl.get("text", ""), ttl.get("subtitle", {}).get("text", "")) - base)
         lay["margin"]["t"] = base + extra
         if "height" in lay:
             lay["height"] = lay["height"] + extra
@@ -211,6 +209,12 @@ def title_top(main: str, sub: str = "") -> int:
     lines = main.count("<br>") + 1
     sub_lines = sub.count("<br>") + 1 if sub else 0
     return 2 * (TITLE_LINE_PX * lines + SUBTITLE_LINE_PX * sub_lines + 12)
+
+
+def title_need(meta: dict[str, Any], main: str, sub: str = "") -> int:
+    """The top margin a figure's title needs: its lines' (:func:`title_top`), or more where the view
+    keeps the room of a later title (``meta["top_min"]``: the counts view before its first cycle)."""
+    return max(title_top(main, sub), meta.get("top_min", 0))
 
 
 # Advance widths of DejaVu Sans (the figures' first font; Arial, the fallback, is narrower),
@@ -342,7 +346,7 @@ def narrow_titles(parts: FigureParts) -> FigureParts:
     top, height = (margin or {}).get("t"), lay.get("height")
     meta = lay.get("meta") if isinstance(lay.get("meta"), dict) else {}
     if top is not None:
-        extra = max(meta.get("top", top), title_top(new_main, new_sub), meta.get("top_min", 0)) - top
+        extra = max(meta.get("top", top), title_need(meta, new_main, new_sub)) - top
         margin = lay["margin"] = {**margin, "t": top + extra}
         if height is not None:
             lay["height"] = height + extra

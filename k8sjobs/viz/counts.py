@@ -139,8 +139,10 @@ def wanted(c: Cycle | Start) -> int:
 
 
 def _ref_line(xs: list[float], ys: list[Any], end: float, name: str, dash: str, color: str) -> dict[str, Any]:
-    # A reference value holds from its cycle until the next one (and to the end of the axis).
-    return {"type": "scatter", "x": [*xs, end], "y": [*ys, ys[-1]] if ys else [], "mode": "lines", "name": name,
+    # A reference value holds from its cycle until the next one (and to the end of the axis); before
+    # the first cycle, an empty point (NO_POINT).
+    x, y = ([*xs, end], [*ys, ys[-1]]) if xs else (list(NO_POINT), list(NO_POINT))
+    return {"type": "scatter", "x": x, "y": y, "mode": "lines", "name": name,
             "line": {"dash": dash, "color": color, "width": 2, "shape": "hv"}, "hoverinfo": "x+y+name"}
 
 
@@ -169,28 +171,19 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     data: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     ymax = 1
-    if xs:
+    # Before the first cycle the traces the first cycle draws are there too, each with an empty point
+    # (NO_POINT), in the same order: the legend shows from the start and the first Step changes only data.
+    first = trace.cycles[0] if trace.cycles else None
+    if xs or first is not None:
         data.append(_ref_line(xs, s["parallelism"], t, _("parallelism (asked)"), "dash", INK))
-        ymax = max(ymax, *s["parallelism"])
-        if any(v is not None for v in s["completions"]):
+        ymax = max([ymax, *s["parallelism"]])
+        if (any(v is not None for v in s["completions"]) if xs else first.completions is not None):
             comp = [v if v is not None else 0 for v in s["completions"]]
             data.append(_ref_line(xs, comp, t, _("completions (asked)"), "longdashdot", "#7F7F7F"))
-            ymax = max(ymax, *comp)
+            ymax = max([ymax, *comp])
         line = _ref_line(xs, s["wanted"], t, _("wanted active: min(parallelism, completions left)"), "dot", INK)
         line["line"]["width"] = 1.5
         data.append(line)
-    elif trace.cycles:
-        # Before the first cycle: the lines the first cycle draws, each with an empty point (NO_POINT),
-        # in the same order, so the legend shows from the start and the first Step changes only data.
-        first = trace.cycles[0]
-        data.append(_ref_line([], [], t, _("parallelism (asked)"), "dash", INK))
-        if first.completions is not None:
-            data.append(_ref_line([], [], t, _("completions (asked)"), "longdashdot", "#7F7F7F"))
-        line = _ref_line([], [], t, _("wanted active: min(parallelism, completions left)"), "dot", INK)
-        line["line"]["width"] = 1.5
-        data.append(line)
-        for ref in data:
-            ref["x"], ref["y"] = list(NO_POINT), list(NO_POINT)
     many = len(xs) > MARKERS_UP_TO
     for field, marked, dash, symbol in SERIES:
         name = series_name(marked)
@@ -207,19 +200,16 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     shapes = []
     yrange = [-0.3, ymax * 1.12 + 0.5]
     right = x_end(t) * 1.2
-    if cur is None and trace.cycles:
-        # the current cycle's markers, none yet (NO_POINT): the first Step moves them in place
-        data.append({"type": "scatter", "x": list(NO_POINT), "y": list(NO_POINT), "mode": "markers",
-                     "name": _("cycle {cycle}").format(cycle=k), "showlegend": False, "hoverinfo": "skip",
+    if cur is not None or first is not None:
+        # the current cycle's markers (before the first cycle, none yet: the first Step moves them in place)
+        x, y = ([t] * len(SERIES), [getattr(cur.after, f) for f, *_rest in SERIES]) if cur is not None else (
+            list(NO_POINT), list(NO_POINT))
+        data.append({"type": "scatter", "x": x, "y": y, "mode": "markers", "name": _("cycle {cycle}").format(cycle=k),
+                     "showlegend": False, "hoverinfo": "skip",
                      "marker": {"symbol": [sym for *_rest, sym in SERIES], "size": 13, "color": HIGHLIGHT,
                                 "line": {"color": INK, "width": 2}}})
     if cur is not None:
         a = cur.after
-        data.append({"type": "scatter", "x": [t] * len(SERIES), "y": [getattr(a, f) for f, *_rest in SERIES],
-                     "mode": "markers", "name": _("cycle {cycle}").format(cycle=k), "showlegend": False,
-                     "hoverinfo": "skip",
-                     "marker": {"symbol": [sym for *_rest, sym in SERIES], "size": 13, "color": HIGHLIGHT,
-                                "line": {"color": INK, "width": 2}}})
         labels = end_labels(a, width_px, yrange)
         # The time axis leaves room right of the current cycle for the widest label.
         plot_px = plot_width(width_px)
@@ -235,11 +225,11 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t)
     meta: dict[str, Any] = {"view": VIEW}
-    if not xs and trace.cycles:
+    if not xs and first is not None:
         # Before the first cycle the subtitle is one line, after it two or three: the room of the
         # first cycle's title is made now, so the first Step keeps the figure's frame (top_min).
-        first = title(*_titles(trace, 1, trace.cycles[0].t), width_px=width_px)
-        meta["top_min"] = title_top(first["text"], first["subtitle"]["text"])
+        room = title(*_titles(trace, 1, first.t), width_px=width_px)
+        meta["top_min"] = title_top(room["text"], room["subtitle"]["text"])
     layout = {
         "title": title(main, sub, width_px=width_px), "height": HEIGHT, "margin": dict(MARGIN), "meta": meta,
         "xaxis": {"title": {"text": _("time since the Job was created (s)")}, "range": [0, right]},

@@ -181,10 +181,10 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
             d["hovertext"].append(hover)
     # A zero-length bar for every outcome without bars, so the legend always shows all six (before
     # the first pod, an empty point: NO_POINT).
+    pad = {"x": 0, "base": 0, "y": names[0]} if pods else {"x": None, "base": None, "y": None}
     for o in OUTCOMES:
         if not by[o]["x"]:
-            for key, v in (("x", 0), ("base", 0), ("y", names[0]), ("text", ""), ("hovertext", "")) if pods else (
-                    ("x", None), ("base", None), ("y", None), ("text", ""), ("hovertext", "")):
+            for key, v in {**pad, "text": "", "hovertext": ""}.items():
                 by[o][key].append(v)
     data: list[dict[str, Any]] = []
     for o in OUTCOMES:
