@@ -57,7 +57,7 @@ from . import (
     slow_start,
     timeline,
 )
-from ._apply import apply, remember, with_room
+from ._apply import apply, remember
 from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, FigureParts, narrow_titles, parts_only
 
 
@@ -143,4 +143,4 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
 
 
 __all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "View", "apply",
-           "builders", "figure", "figure_parts", "remember", "text", "title", "views_for", "with_room"]
+           "builders", "figure", "figure_parts", "remember", "text", "title", "views_for"]

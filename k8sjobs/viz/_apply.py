@@ -158,20 +158,6 @@ def _write(props: dict[str, Any], obj: Any, edits: dict[str, Any]) -> None:
         obj._compound_array_props.pop(k, None)
 
 
-def with_room(parts: FigureParts, later: FigureParts) -> FigureParts:
-    """``parts`` with hidden traces (:data:`HIDDEN`) appended for the traces ``later`` has beyond
-    them, of the same types, so a widget built from it takes ``later`` without adding traces (each
-    addition is a full redraw of its own in the browser). ``parts`` itself when ``later`` has no
-    more traces, its first traces are not of the same types, or ``parts`` has none: the slow-start
-    view before the first sync, given hidden bars only, made plotly.js log NaN transforms in
-    JupyterLite ("<g> attribute transform: Expected number", lesson 05)."""
-    types = [t.get("type") for t in parts.data]
-    more = [t.get("type") for t in later.data]
-    if not types or len(more) <= len(types) or more[:len(types)] != types:
-        return parts
-    return FigureParts(list(parts.data) + [{"type": t, **HIDDEN} for t in more[len(types):]], parts.layout)
-
-
 def remember(widget: go.FigureWidget, parts: FigureParts) -> None:
     """Note that ``widget`` was built from ``parts``, so the next :func:`apply` compares with them
     (and takes the path without plotly.py's objects) instead of reading the widget back."""
@@ -202,4 +188,4 @@ def is_hidden(trace: dict[str, Any]) -> bool:
         v in (None, {}, []) for k, v in trace.items() if k not in _KEEP and k != "visible")
 
 
-__all__ = ["HIDDEN", "apply", "is_hidden", "remember", "shown", "with_room"]
+__all__ = ["HIDDEN", "apply", "is_hidden", "remember", "shown"]

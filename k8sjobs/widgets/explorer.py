@@ -513,14 +513,9 @@ class Explorer:
             fw = self.figures.get(view)
             if fw is None:
                 trace, cycle = self.state.trace, self.state.cycle
+                # (a view draws before its first cycle the traces that cycle draws: viz NO_POINT, so the
+                # first Step adds none, which would be a full redraw of its own in the browser)
                 parts = viz.figure_parts(view, trace, cycle, narrow=self._narrow)
-                if cycle == 0 and trace.cycles:
-                    # The first Step's traces are there already, hidden (counts: 6 -> 10): adding
-                    # them then would be a full redraw of its own in the browser, on the first click.
-                    try:
-                        parts = viz.with_room(parts, viz.figure_parts(view, trace, 1, narrow=self._narrow))
-                    except Exception:  # noqa: BLE001 -- a view that cannot draw cycle 1 says so at that Step
-                        pass
                 fw = _LiveFigureWidget(parts.figure())
                 viz.remember(fw, parts)
                 # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)

@@ -400,24 +400,10 @@ def test_an_empty_figures_note_is_wrapped_to_a_half_width_pane():
         assert join_lines(note.text.split("<br>")) == wide_note.text, view
 
 
-def test_room_for_a_later_figure_is_hidden_traces_of_its_types_and_only_when_they_line_up():
-    trace = S.quota().trace
-    now, later = viz.figure_parts("counts", trace, 0), viz.figure_parts("counts", trace, 1)
-    roomy = viz.with_room(now, later)
-    assert [t["type"] for t in roomy.data] == [t["type"] for t in later.data]
-    assert roomy.data[:len(now.data)] == now.data and roomy.layout is now.layout
-    assert all(viz._apply.is_hidden(t) for t in roomy.data[len(now.data):])
-    assert viz.with_room(later, now) is later, "fewer traces later: nothing to add"
-    other = viz.figure_parts("timeline", trace, 1)  # bars first: the types do not line up
-    assert viz.with_room(now, other) is now
-    empty = viz.figure_parts("slow_start", trace, 0)  # no trace before the first sync
-    assert not empty.data and viz.with_room(empty, viz.figure_parts("slow_start", trace, 1)) is empty
-
-
 def test_a_widget_remembered_from_its_parts_takes_the_next_step_without_plotlys_objects(monkeypatch):
     pytest.importorskip("anywidget")
     trace = S.quota().trace
-    parts = viz.with_room(viz.figure_parts("counts", trace, 0), viz.figure_parts("counts", trace, 1))
+    parts = viz.figure_parts("counts", trace, 0)
     fw = go.FigureWidget(parts.figure())
     viz.remember(fw, parts)
     fast = []

@@ -434,8 +434,8 @@ def _traces_shown(fig) -> list[dict]:
 
 
 def test_a_view_broken_only_at_cycle_1_still_builds_the_dashboard_and_is_reported_at_that_step(monkeypatch):
-    """The room a dashboard makes at cycle 0 for its first Step builds that Step's figure early: a
-    view that cannot draw it must not stop the dashboard from being built; the Step reports it."""
+    """A view that can draw cycle 0 but not cycle 1 must not stop a dashboard built at cycle 0 from
+    being built (nothing draws the first Step's figure early); the Step reports it."""
     real = viz.figure_parts
 
     def broken_at_1(view, trace, cycle, narrow=False):
