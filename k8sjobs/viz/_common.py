@@ -169,7 +169,8 @@ def make_figure(data: Sequence[dict[str, Any]], layout: dict[str, Any], *, view:
     """
     lay = {"template": TEMPLATE, "font": FONT, "uirevision": f"k8sjobs-{view}",
            "meta": {"view": view}, "hoverlabel": {"namelength": -1}}
-    lay.update({k: v for k, v in layout.items() if not (k in ("shapes", "annotations") and not v)})
+    lay.update({k: v for k, v in layout.items() if k != "meta" and not (k in ("shapes", "annotations") and not v)})
+    lay["meta"] = {**lay["meta"], **layout.get("meta", {})}  # a view's own notes beside its name
     ttl = lay.get("title")
     if isinstance(ttl, dict) and "margin" in lay:
         # Room above the plot for every title and subtitle line.

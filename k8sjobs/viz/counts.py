@@ -224,7 +224,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                           "align": "left", "font": {"size": LABEL_SIZE}, "bgcolor": "rgba(255,255,255,0.8)"})
     data.append(cycle_ticks(trace, k))
     main, sub = _titles(trace, k, t)
-    meta: dict[str, Any] = {"view": VIEW}
+    meta: dict[str, Any] = {}
     if not xs and first is not None:
         # Before the first cycle the subtitle is one line, after it two or three: the room of the
         # first cycle's title is made now, so the first Step keeps the figure's frame (top_min).

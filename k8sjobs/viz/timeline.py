@@ -221,7 +221,7 @@ def figure(trace: Trace, cycle: int, *, width_px: float = FIGURE_PX):
                   "title": {"text": ytitle}},
         "yaxis2": CYCLE_STRIP, "shapes": shapes, "annotations": notes,
         "legend": LEGEND_BOTTOM,
-        "meta": {"view": VIEW, "names_px": names_px},  # the margin has their room (layout_plot_px)
+        "meta": {"names_px": names_px},  # the margin has their room (layout_plot_px)
     }
     fit_x_title(layout, width_px)
     return make_figure(data, layout, view=VIEW)
