@@ -12,8 +12,10 @@
   (empty HTTP cache) opening the start page's link: seconds until the notebook is shown and
   until its Pyodide kernel is idle, and the megabytes the server sent for it.
 * **Warm start** (after each first visit): a second lesson (:data:`WARM_LESSON`) opened by its
-  link in the same browser profile (JupyterLite's browser storage cleared, the HTTP cache kept):
-  seconds until its kernel is idle, and the megabytes the server sent for it.
+  link in the same browser profile (JupyterLite's browser storage cleared but its record of the
+  service worker's version, the HTTP cache kept: tests/lite/litepage.py's ``Tab.forget``):
+  seconds until its kernel is idle, the megabytes the server sent for it, and when the site's
+  extension (tools/lite_early_kernel.js) started the kernel and when it first answered.
 * **Python speed**: the same simulation (5 seeded runs of a 40-pod Job with failures) timed in
   the browser's Python and in this machine's (``.venv``), best of 3 each, and their ratio.
 * **Kernel idle** and **run all** per lesson: from opening a lesson's URL in a fresh page
@@ -108,19 +110,28 @@ def first_visits(site: Path, runs: int) -> list[dict]:
                 before_warm = tabs.server.bytes_sent
                 _, warm = tabs.open(WARM_LESSON)
                 warm_sent = tabs.server.bytes_sent - before_warm
+                early = tabs.current.page.evaluate("() => window.k8sjobsLite || null") or {}
             finally:
                 tabs.close()
         visit = {**times, "mb": round(sent / 1e6, 1), "outside": list(tabs.outside),
-                 "warm_kernel_idle": warm["kernel_idle"], "warm_mb": round(warm_sent / 1e6, 1)}
+                 "warm_kernel_idle": warm["kernel_idle"], "warm_mb": round(warm_sent / 1e6, 1), "warm_early": early}
         if i == 0:
             if not re.fullmatch(r"[0-9.]+ \d+\n", speed):
                 raise SystemExit(f"the speed check failed in the browser: {speed!r}")
             visit["browser_python_s"] = float(speed.split()[0])
         print(f"  first visit {i + 1}/{runs}: shown {times['shown']:.1f} s, kernel idle {times['kernel_idle']:.1f} s, "
               f"{visit['mb']} MB sent; then {WARM_LESSON}: kernel idle {warm['kernel_idle']:.1f} s, "
-              f"{visit['warm_mb']} MB sent", flush=True)
+              f"{visit['warm_mb']} MB sent; {early_kernel(early)}", flush=True)
         visits.append(visit)
     return visits
+
+
+def early_kernel(state: dict) -> str:
+    """What the site's extension (tools/lite_early_kernel.js) did on a page: when it started the
+    notebook's kernel and when the kernel first answered, in seconds since the page started."""
+    if state.get("earlyKernel") != "started":
+        return f"kernel started by the notebook ({state.get('earlyKernel', 'no k8sjobs-lite extension')})"
+    return f"kernel started early at {state['startedAt'] / 1000:.1f} s, ready at {state.get('readyAt', 0) / 1000:.1f} s"
 
 
 def local_python_seconds() -> float:

@@ -93,7 +93,7 @@ def test_the_site_lock_names_only_local_wheels_with_their_sums_and_dependencies(
 
 
 def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bool = True,
-               file_name: str | None = None, preload: tuple[str, ...] = ("comm",)) -> Path:
+               file_name: str | None = None, preload: tuple[str, ...] = ("comm",), early_kernel: bool = True) -> Path:
     site = tmp_path / "site"
     pyodide = site / lite.PYODIDE_DIR
     pyodide.mkdir(parents=True)
@@ -111,6 +111,8 @@ def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bo
     (site / "jupyter-lite.json").write_text(json.dumps(config))
     (site / "files" / "en").mkdir(parents=True)
     (site / "files" / lite.START).write_text("{}")
+    if early_kernel:
+        lite.add_early_kernel(site)
     return site
 
 
@@ -129,6 +131,45 @@ def test_check_site_accepts_a_site_that_loads_everything_from_itself(tmp_path):
 def test_check_site_refuses_a_site_that_would_fetch_from_outside(tmp_path, broken, message):
     with pytest.raises(SystemExit, match=message):
         lite.check_site(write_site(tmp_path, **broken))
+
+
+def test_check_site_refuses_a_site_without_its_own_extension_or_with_a_stale_one(tmp_path):
+    with pytest.raises(SystemExit, match="k8sjobs-lite is not listed once"):
+        lite.check_site(write_site(tmp_path / "none", early_kernel=False))
+    site = write_site(tmp_path / "stale")
+    (site / "files" / "ru").mkdir()
+    (site / "files" / "ru" / "00-start-here.ipynb").write_text("{}")  # a notebook the script does not list
+    with pytest.raises(SystemExit, match="does not list the site's notebooks"):
+        lite.check_site(site)
+
+
+def test_the_sites_extension_lists_its_notebooks_and_is_listed_once_by_its_hash(tmp_path):
+    site = write_site(tmp_path)
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    config["appVersion"] = "0.8.6"
+    (site / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": config}))
+    (site / "files" / "zh-CN").mkdir()
+    (site / "files" / "zh-CN" / "01-为什么.ipynb").write_text("{}")
+    first = lite.add_early_kernel(site)
+    again = lite.add_early_kernel(site)  # a second run replaces its entry, it does not add one
+    assert first == again and re.fullmatch(r"extensions/k8sjobs-lite/static/remoteEntry\.[0-9a-f]{16}\.js", first)
+    script = (site / first).read_text(encoding="utf-8")
+    assert 'var NOTEBOOKS = ["en/00-start-here.ipynb", "zh-CN/01-\\u4e3a\\u4ec0\\u4e48.ipynb"];' in script
+    assert script.isascii()
+    assert 'var APP_VERSION = "0.8.6";' in script and "__NOTEBOOKS__" not in script
+    entries = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]["federated_extensions"]
+    assert entries == [{"name": "k8sjobs-lite", "load": first.split("k8sjobs-lite/")[1], "extension": "./extension"}]
+    package = json.loads((site / "extensions" / "k8sjobs-lite" / "package.json").read_text())
+    assert package["jupyterlab"]["_build"] == {"load": entries[0]["load"], "extension": "./extension"}
+    lite.check_site(site)
+
+
+def test_the_sites_extension_is_checked_as_javascript_when_it_is_written(tmp_path, monkeypatch):
+    source = tmp_path / "broken.js"
+    source.write_text(lite.EARLY_KERNEL_SOURCE.read_text().replace("function skip(why) {", "function skip(why) {{"))
+    monkeypatch.setattr(lite, "EARLY_KERNEL_SOURCE", source)
+    with pytest.raises(SystemExit, match="not valid JavaScript"):
+        write_site(tmp_path)
 
 
 def test_the_server_serves_modules_and_webassembly_with_the_types_browsers_insist_on(tmp_path):

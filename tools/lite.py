@@ -40,7 +40,17 @@ through a local server): nothing in it fetches from the internet. What goes in, 
   (the eot, svg, ttf and woff copies are for browsers JupyterLab 4 does not run in: 2.8 MB), and
   a favicon without its bitmaps larger than 64 px (0.26 MB, twice: ``lab/`` and the site's root);
 * the lessons of every language: ``notebooks/<lang>/`` becomes the site's ``<lang>/`` (the
-  notebooks and the files they read; not the Markdown sources of the notebooks).
+  notebooks and the files they read; not the Markdown sources of the notebooks);
+* the site's own JupyterLab extension, ``extensions/k8sjobs-lite/`` (:func:`add_early_kernel`;
+  tools/lite_early_kernel.js, a federated extension written by hand, checked by ``node
+  --check``): a page opened on a lesson's link starts that notebook's kernel as soon as the
+  kernel's plugin and the service worker are ready, about a second in, instead of after the
+  notebook is fetched and drawn, so Pyodide boots on the second core while JupyterLab builds
+  its page (warm start, benchmarks/bench_lite.py: 4.0-4.5 s before, see the closing notes);
+  and it writes JupyterLite's record of its service worker's version on a learner's first page,
+  which JupyterLite itself writes only on a page a service worker already controls (without it
+  the second page unregistered and registered the service worker again, which sometimes
+  stalled until the page was left, its kernel then without the site's files).
 
 Every build starts from clean (``_site/`` and ``build/lite/`` removed): an incremental
 ``jupyter lite build`` once dropped ``pyodideUrl`` and the kernel went to a CDN. The build ends
@@ -66,6 +76,7 @@ import sys
 import tarfile
 import threading
 import time
+import tomllib
 import zipfile
 from email.parser import HeaderParser
 from pathlib import Path
@@ -162,6 +173,9 @@ woff2 before them, and every browser JupyterLab 4 runs in reads woff2 (the start
 log in Chromium: only ``fa-solid-900.woff2`` is fetched)."""
 
 FAVICON_PX = 64
+EARLY_KERNEL = "k8sjobs-lite"
+"""The site's own JupyterLab extension (:func:`add_early_kernel`, its source tools/lite_early_kernel.js)."""
+EARLY_KERNEL_SOURCE = Path(__file__).with_name("lite_early_kernel.js")
 """The largest bitmap kept in the site's ``favicon.ico`` (JupyterLite's has ten, three of them
 larger, 260 kB uncompressed; browsers draw a tab's icon at 16-32 px, and its 256 px PNG stays)."""
 
@@ -553,12 +567,56 @@ def build(out: Path = SITE) -> dict:
     say(f"left out of the app: {', '.join(slim_app(out))}")
     # the browser asks every page's origin for /favicon.ico (the app's is under lab/)
     shutil.copy2(out / "lab" / "favicon.ico", out / "favicon.ico")
+    say(f"the site's extension: {add_early_kernel(out)}")
     figures = check_site(out)
     figures["seconds"] = round(time.perf_counter() - t0, 1)
     say(f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} in {figures['seconds']} s: "
         f"{figures['bytes'] / 1e6:.1f} MB in {figures['files']} files, {figures['wheels']} wheels preloaded, "
         f"lessons: {', '.join(figures['languages'])}")
     return figures
+
+
+def site_notebooks(out: Path) -> list[str]:
+    """The notebooks of a built site, as a page's ``?path=`` names them (``en/00-start-here.ipynb``)."""
+    return sorted(p.relative_to(out / "files").as_posix() for p in (out / "files").rglob("*.ipynb"))
+
+
+def early_kernel_script(notebooks: list[str], app_version: str) -> str:
+    """tools/lite_early_kernel.js with the site's notebooks and appVersion written in."""
+    text = EARLY_KERNEL_SOURCE.read_text(encoding="utf-8")
+    for name, value in (("__NOTEBOOKS__", notebooks), ("__APP_VERSION__", app_version)):
+        if text.count(name) != 1:
+            raise SystemExit(f"lite: {EARLY_KERNEL_SOURCE.name} must hold {name} once")
+        text = text.replace(name, json.dumps(value))  # non-ASCII as \u escapes: an ASCII script whatever the charset
+    return text
+
+
+def add_early_kernel(out: Path) -> str:
+    """Add the site's own JupyterLab extension, :data:`EARLY_KERNEL` (tools/lite_early_kernel.js:
+    a lesson's kernel starts while JupyterLab loads; JupyterLite's record of its service worker
+    is written on a learner's first page), to the built site: its script, named by its hash as
+    JupyterLab's builder names them (a changed script is never taken from a browser's cache),
+    its package.json, and its entry in jupyter-lite.json's ``federated_extensions``. Returns the
+    script's path in the site."""
+    config_file = out / "jupyter-lite.json"
+    config = json.loads(config_file.read_text())
+    data = config["jupyter-config-data"]
+    text = early_kernel_script(site_notebooks(out), data.get("appVersion", ""))
+    load = f"static/remoteEntry.{hashlib.sha256(text.encode()).hexdigest()[:16]}.js"
+    home = out / "extensions" / EARLY_KERNEL
+    (home / "static").mkdir(parents=True, exist_ok=True)
+    (home / load).write_text(text, encoding="utf-8")
+    checked = subprocess.run(["node", "--check", str(home / load)], capture_output=True, text=True)
+    if checked.returncode:
+        raise SystemExit(f"lite: {EARLY_KERNEL_SOURCE.name} is not valid JavaScript:\n{checked.stderr[-2000:]}")
+    package = {"name": EARLY_KERNEL, "version": tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"],
+               "description": "The k8sjobs site's own JupyterLab extension (tools/lite_early_kernel.js)",
+               "jupyterlab": {"extension": True, "_build": {"load": load, "extension": "./extension"}}}
+    (home / "package.json").write_text(json.dumps(package, indent=2))
+    extensions = [e for e in data.get("federated_extensions", []) if e.get("name") != EARLY_KERNEL]
+    data["federated_extensions"] = [*extensions, {"name": EARLY_KERNEL, "load": load, "extension": "./extension"}]
+    config_file.write_text(json.dumps(config, indent=2))
+    return (home / load).relative_to(out).as_posix()
 
 
 def slim_app(out: Path) -> list[str]:
@@ -637,6 +695,12 @@ def check_site(out: Path) -> dict:
         problems.append(f"{len(maps)} source maps (e.g. {maps[0].relative_to(out)})")
     if not (out / "files" / START).is_file():
         problems.append(f"no start page files/{START}")
+    ours = [e for e in config.get("federated_extensions", []) if e.get("name") == EARLY_KERNEL]
+    script = out / "extensions" / EARLY_KERNEL / ours[0]["load"] if len(ours) == 1 else None
+    if script is None or not script.is_file():
+        problems.append(f"the site's extension {EARLY_KERNEL} is not listed once in jupyter-lite.json with its script")
+    elif script.read_text(encoding="utf-8") != early_kernel_script(site_notebooks(out), config.get("appVersion", "")):
+        problems.append(f"{script.relative_to(out)} does not list the site's notebooks and appVersion")
     if problems:
         raise SystemExit("lite: the site is not right:\n  " + "\n  ".join(problems))
     files = [p for p in out.rglob("*") if p.is_file()]

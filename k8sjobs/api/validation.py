@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -433,7 +434,8 @@ def _known(items: tuple, known: set) -> bool:
         return False
 
 
-def _remember(known: set, items: tuple) -> None:
+def _remember(known: set, items: Hashable) -> None:
+    """Add ``items`` (a name, or a tuple of a map's items) to a cache of valid values; bounded."""
     try:
         hash(items)
     except TypeError:

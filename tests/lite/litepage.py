@@ -129,11 +129,18 @@ class Tab:
 
     def forget(self) -> None:
         """Leave the app and clear what JupyterLite keeps in the browser (workspace, edits), so
-        the next page starts as a first visit; the HTTP cache stays, as a learner's would."""
+        the next page starts as a first visit; the HTTP cache stays, as a learner's would, and so
+        do the service worker's registration (never cleared) and JupyterLite's record of its
+        version (``<script URL>-version`` in localStorage): without the record, each next page
+        unregistered the service worker and registered it again, which sometimes stalled until
+        the page was left, and its kernel then started without the site's files."""
         self.page.evaluate(_CLEAN_JS)  # no "changes not saved" question when leaving
         self.page.goto(f"http://127.0.0.1:{self.server.server_address[1]}/jupyter-lite.json")
         self.page.evaluate("""async () => {
+            const kept = Object.keys(localStorage).filter((k) => /service-worker[.]js.*-version$/.test(k))
+                .map((k) => [k, localStorage.getItem(k)]);
             localStorage.clear(); sessionStorage.clear();
+            for (const [k, v] of kept) localStorage.setItem(k, v);
             for (const db of await indexedDB.databases()) {
                 await new Promise((done, fail) => {
                     const req = indexedDB.deleteDatabase(db.name);

@@ -295,6 +295,38 @@ def test_the_start_page_runs_steps_and_answers_an_exercise(lab):
     assert_clean(lab, outside)
 
 
+_EARLY_KERNEL = """async (path) => {
+    const app = window.jupyterapp, services = app.serviceManager;
+    await services.sessions.refreshRunning();
+    await services.kernels.refreshRunning();
+    const fetched = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/files/' + path));
+    return {state: window.k8sjobsLite, notebookFetched: fetched ? Math.round(fetched.startTime) : null,
+            sessions: Array.from(services.sessions.running()).filter((s) => s.path === path).length,
+            kernels: Array.from(services.kernels.running()).length,
+            handleComms: app.shell.currentWidget.sessionContext.session.kernel.handleComms};
+}"""
+
+
+def test_a_lesson_opened_by_its_link_starts_its_kernel_while_jupyterlab_loads(lab):
+    """tools/lite_early_kernel.js: a lesson's page starts the notebook's session as soon as the
+    kernel's plugin and the service worker are ready, before the notebook is even fetched; the
+    notebook connects to that session (one session, one kernel) and handles its comms (the
+    widgets), and the kernel sees the site's files as one the notebook starts itself. Its readiness is the whole point; how much sooner
+    the kernel is idle is measured by benchmarks/bench_lite.py (warm start)."""
+    outside = len(lab.outside)
+    lesson = NOTEBOOKS / "en" / "01-why-jobs.ipynb"
+    lab.open(site_path(lesson))
+    seen = lab.current.page.evaluate(_EARLY_KERNEL, site_path(lesson))
+    state = seen["state"]
+    assert state["earlyKernel"] == "started", seen
+    assert seen["notebookFetched"] is not None and state["startedAt"] < seen["notebookFetched"], seen
+    assert state["readyAt"] >= state["startedAt"], seen
+    assert (seen["sessions"], seen["kernels"]) == (1, 1), seen
+    assert seen["handleComms"] is True, "the notebook's connection must handle the widgets' comms"
+    assert lab.execute("import os\nprint(os.getcwd(), '00-start-here.ipynb' in os.listdir('.'))") == "/drive/en True\n"
+    assert_clean(lab, outside)
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=[site_path(p).removesuffix(".ipynb") for p in LESSONS])
 def test_every_lesson_runs_in_the_site_with_the_stored_answers(lab, lesson):
     outside = len(lab.outside)
