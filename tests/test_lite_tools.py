@@ -93,11 +93,16 @@ def test_the_site_lock_names_only_local_wheels_with_their_sums_and_dependencies(
 
 
 def write_site(tmp_path: Path, pyodide_url: str = lite.PYODIDE_URL, fallback: bool = True,
-               file_name: str | None = None, preload: tuple[str, ...] = ("comm",), early_kernel: bool = True) -> Path:
+               file_name: str | None = None, preload: tuple[str, ...] = ("comm",), early_kernel: bool = True,
+               sitecustomize: bool = True) -> Path:
     site = tmp_path / "site"
     pyodide = site / lite.PYODIDE_DIR
     pyodide.mkdir(parents=True)
     (pyodide / "pyodide.mjs").write_text("")
+    with zipfile.ZipFile(pyodide / lite.STDLIB_ZIP, "w") as z:
+        z.writestr("os.py", "")
+    if sitecustomize:
+        lite.add_sitecustomize(pyodide / lite.STDLIB_ZIP)
     # comm: a package the kernel starts with (preloaded); alpha: one a lesson imports (loaded then)
     lock_ = {"info": {"python": "3.14.2"}, "packages": {}}
     for name in ("alpha", "comm"):
@@ -131,6 +136,14 @@ def test_check_site_accepts_a_site_that_loads_everything_from_itself(tmp_path):
 def test_check_site_refuses_a_site_that_would_fetch_from_outside(tmp_path, broken, message):
     with pytest.raises(SystemExit, match=message):
         lite.check_site(write_site(tmp_path, **broken))
+
+
+def test_check_site_refuses_a_site_whose_python_has_not_the_sites_sitecustomize(tmp_path):
+    with pytest.raises(SystemExit, match="no sitecustomize.py"):
+        lite.check_site(write_site(tmp_path, sitecustomize=False))
+    site = write_site(tmp_path / "again")
+    with pytest.raises(SystemExit, match="already has a sitecustomize"):
+        lite.add_sitecustomize(site / lite.PYODIDE_DIR / lite.STDLIB_ZIP)
 
 
 def test_check_site_refuses_a_site_without_its_own_extension_or_with_a_stale_one(tmp_path):
@@ -427,3 +440,62 @@ def test_serve_prints_the_start_url_and_serves_the_site_on_127_0_0_1(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def drive_finder(tmp_path: Path, monkeypatch, clock: list[float]):
+    """tools/lite_sitecustomize.py's finder for a folder of a pretend drive, on a clock of ours."""
+    from tools import lite_sitecustomize as custom
+
+    monkeypatch.setattr(custom, "DRIVE", str(tmp_path))
+    monkeypatch.setattr(custom.time, "monotonic", lambda: clock[0])
+    return custom.DriveFinder(str(tmp_path), *custom._loader_details())
+
+
+def test_the_sites_python_finds_a_module_in_the_drive_without_asking_again_within_a_second(tmp_path, monkeypatch):
+    from tools import lite_sitecustomize as custom
+
+    clock = [100.0]
+    (tmp_path / "present.py").write_text("X = 1\n")
+    finder = drive_finder(tmp_path, monkeypatch, clock)
+    assert finder.find_spec("present").origin == str(tmp_path / "present.py")
+    asked = []
+    monkeypatch.setattr(custom.FileFinder, "find_spec", lambda self, name, target=None: asked.append(name))
+    assert finder.find_spec("json") is None and asked == [], "a name the listing cannot be: the drive is not asked"
+    finder.find_spec("present_too")
+    assert asked == [], "present.py is not present_too: not asked either"
+    finder.find_spec("present")
+    assert asked == ["present"], "a name the listing has: Python's finder is asked, as without the site's finder"
+    clock[0] += custom.FRESH_SECONDS
+    finder.find_spec("json")
+    assert asked[-1] == "json", "after a second, the drive is asked again"
+
+
+def test_a_module_written_into_the_drive_is_found_after_invalidate_caches_or_a_second(tmp_path, monkeypatch):
+    from tools import lite_sitecustomize as custom
+
+    clock = [100.0]
+    finder = drive_finder(tmp_path, monkeypatch, clock)
+    assert finder.find_spec("mine") is None
+    (tmp_path / "mine.py").write_text("")
+    assert finder.find_spec("mine") is None, "within the second the listing is trusted"
+    finder.invalidate_caches()
+    assert finder.find_spec("mine").origin == str(tmp_path / "mine.py")
+    (tmp_path / "later.py").write_text("")
+    clock[0] += custom.FRESH_SECONDS + 0.5
+    finder._path_mtime = -1  # the folder's time in seconds may not have moved within this test
+    assert finder.find_spec("later").origin == str(tmp_path / "later.py")
+
+
+def test_the_sites_sitecustomize_changes_nothing_outside_the_browser_and_hooks_only_the_drive(monkeypatch):
+    from tools import lite_sitecustomize as custom
+
+    assert not any(getattr(h, "__qualname__", "").startswith("_install") for h in sys.path_hooks)
+    hooks = []
+    monkeypatch.setattr(custom.sys, "path_hooks", hooks)
+    monkeypatch.setattr(custom.sys, "path_importer_cache", {"/drive/en": object(), "/lib/python314.zip": object()})
+    custom._install()
+    assert list(custom.sys.path_importer_cache) == ["/lib/python314.zip"], "the drive's old finders are dropped"
+    assert isinstance(hooks[0]("/drive/en"), custom.DriveFinder) and isinstance(hooks[0]("/drive"), custom.DriveFinder)
+    for other in ("/lib/python3.14/site-packages", "/drivers", ""):
+        with pytest.raises(ImportError):
+            hooks[0](other)

@@ -311,7 +311,8 @@ def test_a_lesson_opened_by_its_link_starts_its_kernel_while_jupyterlab_loads(la
     """tools/lite_early_kernel.js: a lesson's page starts the notebook's session as soon as the
     kernel's plugin and the service worker are ready, before the notebook is even fetched; the
     notebook connects to that session (one session, one kernel) and handles its comms (the
-    widgets), and the kernel sees the site's files as one the notebook starts itself. Its readiness is the whole point; how much sooner
+    widgets), and the kernel sees the site's files as one the notebook starts itself, through
+    the site's finder (tools/lite_sitecustomize.py). Its readiness is the whole point; how much sooner
     the kernel is idle is measured by benchmarks/bench_lite.py (warm start)."""
     outside = len(lab.outside)
     lesson = NOTEBOOKS / "en" / "01-why-jobs.ipynb"
@@ -324,6 +325,8 @@ def test_a_lesson_opened_by_its_link_starts_its_kernel_while_jupyterlab_loads(la
     assert (seen["sessions"], seen["kernels"]) == (1, 1), seen
     assert seen["handleComms"] is True, "the notebook's connection must handle the widgets' comms"
     assert lab.execute("import os\nprint(os.getcwd(), '00-start-here.ipynb' in os.listdir('.'))") == "/drive/en True\n"
+    # tools/lite_sitecustomize.py: the lesson's folder has the finder that does not ask the drive on every import
+    assert lab.execute("import os, sys\nprint(type(sys.path_importer_cache[os.getcwd()]).__name__)") == "DriveFinder\n"
     assert_clean(lab, outside)
 
 
