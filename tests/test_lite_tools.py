@@ -446,7 +446,6 @@ def drive_finder(tmp_path: Path, monkeypatch, clock: list[float]):
     """tools/lite_sitecustomize.py's finder for a folder of a pretend drive, on a clock of ours."""
     from tools import lite_sitecustomize as custom
 
-    monkeypatch.setattr(custom, "DRIVE", str(tmp_path))
     monkeypatch.setattr(custom.time, "monotonic", lambda: clock[0])
     return custom.DriveFinder(str(tmp_path), *custom._loader_details())
 

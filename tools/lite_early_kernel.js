@@ -79,7 +79,7 @@ var _JUPYTERLAB;
     var services = app.serviceManager;
     var sessions = services.sessions;
     var specs = services.kernelspecs;
-    return Promise.all([sessions.ready, specs.ready, pluginsStarted(app, [KERNEL_PLUGIN, WORKER_PLUGIN])])
+    return Promise.all([sessions.ready, specs.ready, pluginsStarted(app, [KERNEL_PLUGIN])])  // the worker's plugin has started (activate)
       .then(function () {
         if (!workers) throw skip("no service worker manager");
         return workers.ready.catch(function () { throw skip("the service worker did not register"); });

@@ -68,18 +68,11 @@ def _install():
 
 
 def _loader_details():
-    """The loaders Python's own directory finder is given (importlib._bootstrap_external)."""
-    from importlib.machinery import (
-        BYTECODE_SUFFIXES,
-        EXTENSION_SUFFIXES,
-        SOURCE_SUFFIXES,
-        ExtensionFileLoader,
-        SourceFileLoader,
-        SourcelessFileLoader,
-    )
+    """The loaders Python gives its own directory finders (the same list, so a folder of the drive
+    finds what any folder finds)."""
+    from importlib import _bootstrap_external
 
-    return [(ExtensionFileLoader, EXTENSION_SUFFIXES), (SourceFileLoader, SOURCE_SUFFIXES),
-            (SourcelessFileLoader, BYTECODE_SUFFIXES)]
+    return _bootstrap_external._get_supported_file_loaders()
 
 
 if sys.platform == "emscripten":  # the browser's Python; imported elsewhere (the tests), it changes nothing
