@@ -358,8 +358,6 @@ def package_data_expected(root: Path = ROOT) -> list[str]:
     ``[tool.setuptools.package-data]`` (the one place that says what ships): the API schemas,
     the snapshots ``explain`` and the lessons load, every compiled catalog (``set_language``
     reads them with the stdlib's gettext)."""
-    import tomllib
-
     config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     files: set[Path] = set()
     for package, globs in config["tool"]["setuptools"]["package-data"].items():
