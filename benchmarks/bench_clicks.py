@@ -369,16 +369,20 @@ def report(app: str, res: dict) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--apps", default="lab,lite", help="lab, lite or both (default)")
+    parser.add_argument("--apps", default="lab,lite", help="lab, lite, lab,lite or both (default: both)")
     parser.add_argument("--clicks", type=int, default=12, help="clicks per scenario pair (default 12)")
     parser.add_argument("--start-only", action="store_true", help="only the start page's scenarios")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose k8sjobs JupyterLab's kernel imports")
     parser.add_argument("--site", type=Path, default=ROOT / "_site", help="the JupyterLite site (default: _site/)")
     args = parser.parse_args()
+    apps = ["lab", "lite"] if args.apps == "both" else [a for a in args.apps.split(",") if a]
+    unknown = sorted(set(apps) - {"lab", "lite"})
+    if unknown or not apps:
+        parser.error(f"--apps: {', '.join(unknown) or 'nothing'} is not an app; give lab, lite, lab,lite or both")
     print(f"uptime before: {uptime()}", flush=True)
     figures: dict = {}
-    for app in [a for a in args.apps.split(",") if a]:
+    for app in apps:
         t0 = time.perf_counter()
         figures[app] = (run_lab(args.clicks, args.code.resolve(), args.start_only) if app == "lab"
                         else run_lite(args.clicks, args.site.resolve(), args.start_only))
