@@ -32,6 +32,9 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
   the notebook: that restyled the whole notebook (about 1,700 elements) on a Step, 25-50 ms of the
   click. The button takes the focus, as a button does. And when Back (at cycle 0) or Step (at the
   last cycle) is disabled with the focus on it, the focus goes to the other one, not to the page.
+* **Legend clicks.** A dashboard draws each figure's legend as HTML below it (:func:`k8sjobs.viz.outside`);
+  the loader makes a click on an entry what a click on plotly's own legend is: the trace hidden
+  (``legendonly``) or shown again, told to the kernel (which redraws it and keeps it so on later steps).
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -103,6 +106,24 @@ if (!globalThis.__k8sjobsQuietClicks) {
 LOADER_ESM = ANYWIDGET_DEADLINE_JS + QUIET_CLICKS_JS + """
 const MESSAGES = __MESSAGES__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
+const hosts = (pages.hosts ??= new WeakMap());
+
+// A dashboard draws a figure's legend as HTML below it (viz.outside). A click on an entry hides or shows
+// its trace, as on plotly's own legend ("legendonly"), through the kernel (the figure's state stays true).
+if (!pages.legendClicks) {
+  pages.legendClicks = true;
+  document.addEventListener("click", (event) => {
+    const item = event.target instanceof Element ? event.target.closest(".k8sjobs-legend-item") : null;
+    const host = item?.closest(".k8sjobs-figure-pane")?.querySelector(".k8sjobs-plot-host");
+    const model = host && hosts.get(host);
+    if (!model) return;
+    const show = item.getAttribute("aria-pressed") === "false";
+    item.setAttribute("aria-pressed", String(show));
+    model.set("_js2py_restyle", { style_data: { visible: [show ? true : "legendonly"] },
+      style_traces: [Number(item.dataset.trace)], source_view_id: null });
+    model.save_changes();
+  });
+}
 
 // plotly's view answers every update from the kernel with the figure's whole computed layout
 // and data, diffed against what the kernel sent (two messages back, which the kernel's figure
@@ -219,6 +240,8 @@ export default {
     return () => { ready.then(({ cleanup }) => { if (typeof cleanup === "function") cleanup(); }); };
   },
   async render(ctx) {
+    ctx.el.classList.add("k8sjobs-plot-host");
+    hosts.set(ctx.el, ctx.model);
     const unfit = watchFit(ctx.el);
     const ready = pages.figures.get(ctx.model.get("_k8sjobs_id")) ?? plotlyWidget(ctx.model).then((widget) => ({ widget }));
     const { widget } = await ready;

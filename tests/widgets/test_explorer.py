@@ -105,11 +105,12 @@ def test_step_updates_the_same_figure_in_place(ex):
     for k in range(1, 8):
         ex.step_button.click()
         assert ex.figures["timeline"] is fw, "never replaced"
-        assert ex._view_boxes["timeline"].children == (fw,), "never displayed again"
+        assert ex._view_boxes["timeline"].children == (ex.figure_titles["timeline"], fw, ex.legends["timeline"]), \
+            "never displayed again"
         assert drawn(trace(fw, "reconcile cycles").x) == k, "one cycle tick more per step"
-        assert figure_json(fw) == figure_json(viz.figure("timeline", ex.state.trace, k))
+        assert figure_json(fw) == figure_json(viz.outside(viz.figure_parts("timeline", ex.state.trace, k))[0].figure())
     assert len(trace(fw, "pending").y) == 6, "six pods by cycle 7 (3, then 3 after the back-off)"
-    assert fw.layout.title.text == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
+    assert ex.figure_title("timeline").splitlines()[0] == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
 
 
 def test_back_seek_and_reset(ex):
@@ -181,9 +182,10 @@ def test_one_or_two_views_side_by_side_without_tabs():
     assert status_text(two).startswith("cycle 12 of 12 · ")
     two.back()
     assert len(trace(two.figures["timeline"], "reconcile cycles").x) == 11
-    # Side by side, each view has half the width: its titles are wrapped shorter.
-    assert "<br>" in Explorer(SAMPLE, views=["timeline", "counts"], start_cycle=4).figures["counts"].layout.title.text
-    assert "<br>" not in one.figures["counts"].layout.title.text
+    # Side by side or alone, a title is HTML above its figure, wrapped by the browser to the pane's width.
+    side = Explorer(SAMPLE, views=["timeline", "counts"], start_cycle=4)
+    assert side.figure_title("counts") == Explorer(SAMPLE, views="counts", start_cycle=4).figure_title("counts") != ""
+    assert "<br>" not in side.figure_titles["counts"].value
     with pytest.raises(ValueError, match="unknown view 'pies'; views: timeline, counts"):
         Explorer(SAMPLE, views=["pies"])
     with pytest.raises(ValueError, match="play_interval: must be a whole number of milliseconds"):
@@ -316,7 +318,9 @@ def test_a_front_end_that_connects_later_gets_the_current_figure(ex):
         ex.step()
     full = fw.get_state()
     assert [len(t.get("x") or []) for t in full["_widget_data"] if t.get("name") == "reconcile cycles"] == [7]
-    assert full["_widget_layout"]["title"]["text"].endswith("up to cycle 7 (t=15.161 s)")
+    assert "title" not in full["_widget_layout"] and full["_widget_layout"]["showlegend"] is False
+    assert ex.figure_titles["timeline"].get_state()["value"].startswith(
+        "<div class='k8sjobs-figure-title'>Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)</div>")
     partial = fw.get_state(key="_widget_data")
     assert set(partial) == {"_widget_data"}
 
@@ -417,7 +421,7 @@ def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_c
         lay0, lay1 = (viz.figure_parts(v, trace, k, narrow=ex._narrow).layout for k in (0, 1))
         assert [lay0[key] for key in ("height", "margin", "legend")] == [lay1[key] for key in ("height", "margin", "legend")], v
     for v, fw in figs.items():
-        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 0, narrow=ex._narrow)), v
+        assert _traces_shown(fw) == _traces_shown(_dashboard_figure(v, trace, 0, ex._narrow)), v
     sent: list[tuple[str, str]] = []
     for v, fw in figs.items():
         fw._send_addTraces_msg = lambda *a, _v=v, **k: sent.append((_v, "add"))
@@ -425,7 +429,12 @@ def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_c
     ex.step()
     assert sent == [("timeline", "update"), ("counts", "update")], sent
     for v, fw in figs.items():
-        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 1, narrow=ex._narrow)), v
+        assert _traces_shown(fw) == _traces_shown(_dashboard_figure(v, trace, 1, ex._narrow)), v
+
+
+def _dashboard_figure(view, trace, cycle, narrow):
+    """The figure a dashboard draws: the view's, its title and legend beside it (viz.outside)."""
+    return viz.outside(viz.figure_parts(view, trace, cycle, narrow=narrow))[0].figure()
 
 
 def _traces_shown(fig) -> list[dict]:
@@ -464,7 +473,12 @@ def test_a_step_sends_the_status_line_then_the_pictures_then_the_rest(monkeypatc
     for k in (1, 2, 1, 0):
         sent.clear()
         ex.seek(k)
-        figures = [i for i, w in enumerate(sent) if isinstance(w, go.FigureWidget)]
+        # each figure's title (HTML above it) comes right before it
+        heads = list(ex.figure_titles.values())
+        figures = [i for i, w in enumerate(sent) if isinstance(w, go.FigureWidget) or any(w is h for h in heads)]
         assert sent[0] is ex.status, k
-        assert figures == list(range(1, len(figures) + 1)) and len(figures) >= 2, (k, [type(w).__name__ for w in sent])
+        assert figures == list(range(1, len(figures) + 1)) and len(figures) >= 4, (k, [type(w).__name__ for w in sent])
+        kinds = ["title" if isinstance(sent[i], W.HTML) else "figure" for i in figures]
+        runs = [kind for j, kind in enumerate(kinds) if j == 0 or kinds[j - 1] != kind]
+        assert runs == ["title", "figure"] * (len(runs) // 2), (k, kinds)
         assert ex.slider in sent[figures[-1]:], k
