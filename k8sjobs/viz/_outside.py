@@ -1,11 +1,15 @@
 """A figure's title and legend as HTML beside it, for a dashboard that redraws the figure on every step.
 
 plotly.js redraws a whole figure on any change of its data (every step of a dashboard), its title
-and legend included: on the start page's two figures they were about half of each redraw
-(86 -> 41 ms for both figures' updates in Chromium, measured outside Jupyter). A dashboard shows
-them as HTML instead, above and below the figure: the browser lays that text out once and again
-only when it changes (the legend hardly ever does). :func:`outside` takes them out of a figure's
-dicts and gives the plot the same size; :func:`title_html` and :func:`legend_html` write them.
+and legend included: on the start page's two figures, a quarter to a third of plotly's time in a
+step (measured in Chromium on the updates a step sends: 44-50 ms for both figures with them, 30-39
+without). A dashboard shows them as HTML instead, above and below the figure. :func:`outside`
+takes them out of a figure's dicts, gives the plot the same size, and puts their HTML
+(:func:`title_html`, :func:`legend_html`) into the layout's ``meta`` (:data:`TITLE_META`,
+:data:`LEGEND_META`), so that they travel in the figure's own update, one message a step; the
+dashboard's figure loader (``k8sjobs/widgets/figure.py``) writes them beside the plot in the same
+task as plotly's redraw (an HTML widget of their own cost a message, a view update and a layout of
+its own each step, about as much as it saved).
 
 Only a dashboard does this (:mod:`k8sjobs.widgets`): a figure displayed on its own, a stored
 notebook output and the text twins keep their titles and legends inside the figure. Pure
@@ -25,6 +29,11 @@ BARE_TOP = 24
 (:func:`~k8sjobs.viz._common.now_line`, about 17 px)."""
 LEGEND_BAND = 30
 """Pixels a one-row legend at the bottom of a figure (``LEGEND_BOTTOM``) takes below the x axis's title."""
+
+TITLE_META = "k8sjobs_title"
+"""The key of ``layout.meta`` holding the title's HTML in a figure :func:`outside` made."""
+LEGEND_META = "k8sjobs_legend"
+"""The key of ``layout.meta`` holding the legend's HTML in a figure :func:`outside` made."""
 
 _TAGS = ("b", "i", "sup", "sub")
 
@@ -60,6 +69,7 @@ def outside(parts: FigureParts) -> tuple[FigureParts, Outside]:
     The plot keeps its size: the top margin becomes :data:`BARE_TOP` and a legend's rows at the
     bottom (``LEGEND_BOTTOM``, with the rows :func:`~k8sjobs.viz._common.fit_legend` added) leave the
     bottom margin; the figure's height shrinks by as much. A legend plotly places elsewhere stays.
+    Their HTML goes into ``meta`` (:data:`TITLE_META`, :data:`LEGEND_META`: empty when there is none).
     """
     lay = dict(parts.layout)
     data = list(parts.data)
@@ -88,8 +98,10 @@ def outside(parts: FigureParts) -> tuple[FigureParts, Outside]:
         lay.pop("legend", None)
     if margin is not None:
         lay["margin"] = margin
+    head = Outside(main, sub, entries)
+    meta[TITLE_META], meta[LEGEND_META] = title_html(head), legend_html(entries)
     lay["meta"] = meta
-    return FigureParts(data, lay), Outside(main, sub, entries)
+    return FigureParts(data, lay), head
 
 
 def legend_entries(data: list[dict[str, Any]], showlegend: bool | None = None) -> tuple[LegendEntry, ...]:
@@ -130,7 +142,8 @@ def title_html(head: Outside) -> str:
 
 def legend_html(entries: tuple[LegendEntry, ...], hidden: frozenset[int] | set[int] = frozenset()) -> str:
     """The legend as a row of toggle buttons, each its trace's swatch and name (``data-trace`` its index;
-    ``aria-pressed='false'`` for a trace in ``hidden``: hidden by a click, as plotly's ``legendonly``)."""
+    ``aria-pressed='false'`` for a trace in ``hidden``: hidden by a click, as plotly's ``legendonly``; the
+    dashboard's loader sets it from the figure's traces whenever it draws the legend)."""
     if not entries:
         return ""
     items = "".join(
@@ -218,5 +231,5 @@ def _symbol(marker: dict[str, Any]) -> str:
     return shape.replace("F/>", fill + "/>")
 
 
-__all__ = ["BARE_TOP", "LEGEND_BAND", "LegendEntry", "Outside", "legend_entries", "legend_html", "outside", "rich",
+__all__ = ["BARE_TOP", "LEGEND_BAND", "LEGEND_META", "TITLE_META", "LegendEntry", "Outside", "legend_entries", "legend_html", "outside", "rich",
            "swatch", "title_html"]

@@ -16,7 +16,7 @@ buttons call the state's methods; the state tells the view it changed; the view 
   updated in place inside ``batch_update()`` with :func:`k8sjobs.viz.apply`, never displayed
   again; a view in a hidden tab is built when its tab is first opened and redrawn when it is
   shown. Its title is HTML above it and its legend HTML below it (:func:`k8sjobs.viz.outside`:
-  plotly.js redrew them on every step). Each view has a text twin (a toggle shows it) for screen readers.
+  plotly.js redrew them on every step), carried in the figure's ``layout.meta`` and drawn by its loader. Each view has a text twin (a toggle shows it) for screen readers.
 * **Why**: a panel with the current cycle's decisions in words, each with its rule id.
 * **Editing**: the Job's YAML with "Apply" (create the Job again and re-run) and "Apply to
   the running Job" (``kubectl apply`` right after this cycle); errors as the API server
@@ -94,9 +94,9 @@ CSS = """
   margin: 0; padding: 4px; background: var(--jp-layout-color2, #f7f7f7); }
 .k8sjobs-explorer .k8sjobs-yaml textarea { font-family: var(--jp-code-font-family, monospace);
   font-size: 12px; }
-/* A figure's title and legend, drawn beside it as HTML (viz.outside: plotly redrew them on every step) */
-.k8sjobs-explorer .k8sjobs-figure-head .widget-html-content,
-.k8sjobs-explorer .k8sjobs-figure-legend .widget-html-content { white-space: normal; line-height: 1.3; }
+/* A figure's title and legend, drawn beside it as HTML by its loader (viz.outside, widgets/figure.py) */
+.k8sjobs-explorer .k8sjobs-figure-head, .k8sjobs-explorer .k8sjobs-figure-legend { white-space: normal;
+  line-height: 1.3; }
 .k8sjobs-explorer .k8sjobs-figure-head { margin: 4px 0 0 0; }
 .k8sjobs-explorer .k8sjobs-figure-title { font: 15px "DejaVu Sans", Arial, sans-serif; color: #222222; padding: 0 4px; }
 .k8sjobs-explorer .k8sjobs-figure-subtitle { font: 12px "DejaVu Sans", Arial, sans-serif; color: #444444;
@@ -316,23 +316,12 @@ class Explorer:
 
         # -- views
         self._view_boxes: dict[str, W.Box] = {}
-        # Each figure's title above it and its legend below it, as HTML (viz.outside): plotly.js redraws a
-        # figure's own title and legend on every step, about half the cost of a step's redraw.
-        self.figure_titles: dict[str, W.HTML] = {}
-        """The title (and subtitle) shown above each view's figure, as HTML."""
-        self.legends: dict[str, W.HTML] = {}
-        """The legend shown below each view's figure, as HTML (a toggle button per trace, as plotly's legend)."""
         self._twin_toggles: dict[str, W.ToggleButton] = {}
         self._twins: dict[str, W.HTML] = {}
         panes = []
         self._panes: dict[str, W.Box] = {}
         for v in dict.fromkeys([*self.views, *self.cronjob_views]):
             box = W.VBox(layout=W.Layout(width="100%", min_height="260px"))
-            box.add_class("k8sjobs-figure-pane")
-            self.figure_titles[v] = W.HTML(layout=W.Layout(width="100%"))
-            self.figure_titles[v].add_class("k8sjobs-figure-head")
-            self.legends[v] = W.HTML(layout=W.Layout(width="100%"))
-            self.legends[v].add_class("k8sjobs-figure-legend")
             toggle = W.ToggleButton(value=False, description=_("Text version: {view}").format(view=view_title(v)),
                                     tooltip=_("Show the same facts as text (for screen readers and copying)"),
                                     icon="align-left", layout=W.Layout(width="auto", align_self="flex-start"))
@@ -549,8 +538,8 @@ class Explorer:
                 fw._config = {**fw._config, "responsive": True, "displaylogo": False}
                 self.figures[view] = fw
                 self._drawn[view] = self._key()
-                self._show_head(view, head)
-                self._view_boxes[view].children = (self.figure_titles[view], fw, self.legends[view])
+                self._heads[view] = head
+                self._view_boxes[view].children = (fw,)
             else:
                 self._redraw(view)
             return fw
@@ -572,23 +561,10 @@ class Explorer:
         # (an off-screen cell: its default 700 px stays); the figure's loader asks for it again in
         # every update (figure.py), and the widget keeps it on from the first step
         new.layout["autosize"] = True
-        self._show_head(view, head)  # (before the figure's message: the browser paints them together)
+        self._heads[view] = head
         with fw.batch_update():
             viz.apply(fw, new)
         self._drawn[view] = self._key()
-
-    def _show_head(self, view: str, head: viz.Outside) -> None:
-        """The title and the legend of ``view``'s figure, beside it (each sent only when it changed). A trace
-        hidden by a click on its legend entry (plotly's ``legendonly``, as the page told the kernel) stays so."""
-        fw = self.figures[view]
-        self._heads[view] = head
-        hidden = {i for i, t in enumerate(fw._data) if t.get("visible") == "legendonly"}
-        title, legend = viz.title_html(head), viz.legend_html(head.legend, hidden)
-        if self.figure_titles[view].value != title:
-            self.figure_titles[view].value = title
-        if self.legends[view].value != legend:
-            self.legends[view].value = legend
-        self.legends[view].layout.display = "block" if legend else "none"
 
     def figure_title(self, view: str) -> str:
         """The title and subtitle shown above ``view``'s figure, as plain text (a line each)."""

@@ -221,7 +221,8 @@ def test_a_whole_explorer_every_tab_the_why_panel_faults_and_an_error_speak_thro
         pieces[f"tab {view} twin"] = ex._twins[view].value
         fig = figure_texts(ex.figure_widget(view))
         # (the dashboard shows a figure's title and legend beside it, as HTML: viz.outside)
-        pieces[f"tab {view} figure"] = "\n".join([ex.figure_titles[view].value, ex.legends[view].value, *fig])
+        meta = ex.figures[view].layout.meta
+        pieces[f"tab {view} figure"] = "\n".join([meta["k8sjobs_title"], meta["k8sjobs_legend"], *fig])
     pieces["why panel"] = ex.explanation.value
     pieces["status"] = ex.status.value
     pod = ex.state.pods()[0]

@@ -68,7 +68,7 @@ def test_a_dashboard_built_in_russian_stays_russian(english) -> None:
     assert "цикл 1" in e.status.value
     e.figure_widget("timeline")
     title = e.figure_title("timeline")
-    assert "Поды" in title and "Поды" in e.figure_titles["timeline"].value, title
+    assert "Поды" in title and "Поды" in e.figures["timeline"].layout.meta["k8sjobs_title"], title
     assert get_language() == "en"
     assert e.text_twin("counts").split()[0] != "Pods"
 
