@@ -74,8 +74,9 @@ ARM_JS = """([root, settle]) => {
   const views = ex.querySelector('.k8sjobs-views');
   const status = ex.querySelector('.k8sjobs-status');
   const m = { t0: null, status: null, first: null, last: null, painted: null, changes: 0, titles: [] };
-  const title = () => Array.from(views.querySelectorAll('.js-plotly-plot .gtitle'))
-      .filter((el) => el.closest('.js-plotly-plot').offsetParent !== null).map((el) => el.textContent).join(' | ');
+  // a figure's title: HTML above it (viz.outside), or inside plotly (.gtitle) in a checkout before that
+  const title = () => Array.from(views.querySelectorAll('.k8sjobs-figure-title, .js-plotly-plot .gtitle'))
+      .filter((el) => (el.closest('.js-plotly-plot') ?? el).offsetParent !== null).map((el) => el.textContent).join(' | ');
   const obs = new MutationObserver((records) => {
     const t = performance.now();
     for (const r of records) {

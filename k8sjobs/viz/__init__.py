@@ -29,7 +29,8 @@ history        a CronJob's Jobs: kept, or deleted by the history limits, ttlSeco
 
 This package never imports ipywidgets: it works in a static notebook, in Voila and under a
 widget dashboard alike. A dashboard keeps one ``FigureWidget`` per view and calls
-:func:`apply` inside ``fw.batch_update()`` on every step.
+:func:`apply` inside ``fw.batch_update()`` on every step, with the figure's title and legend
+taken out by :func:`outside` and shown beside it as HTML (:func:`title_html`, :func:`legend_html`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from . import (
 )
 from ._apply import apply, remember
 from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, FigureParts, narrow_titles, parts_only
+from ._outside import LegendEntry, Outside, legend_html, outside, rich, title_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,5 +144,6 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
     return m.figure, m.text
 
 
-__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "View", "apply",
-           "builders", "figure", "figure_parts", "remember", "text", "title", "views_for"]
+__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "LegendEntry", "Outside",
+           "View", "apply", "builders", "figure", "figure_parts", "legend_html", "outside", "remember", "rich", "text",
+           "title", "title_html", "views_for"]

@@ -440,17 +440,18 @@ class Exercise:
 
         run = self.run
         k = self.view_cycle if self.view_cycle is not None else len(run)
-        fig = viz.figure(self.view, run.trace, k)
+        parts = viz.figure_parts(self.view, run.trace, k)
+        fig = parts.figure()
         # The title and subtitle go above the figure as text: in a narrow output area plotly
-        # draws a long subtitle over the title. The figure fits its place (responsive).
-        title = fig.layout.title
-        main = title.text or ""
-        sub = title.subtitle.text if title.subtitle is not None and title.subtitle.text else ""
+        # draws a long subtitle over the title. The figure fits its place (responsive). (The lines
+        # plotly's title was wrapped into are joined again: the browser wraps the text.)
+        words = viz.outside(parts)[1]
         fig.update_layout(title=None, margin={"t": 30}, autosize=True, width=None)
         fw = LiveFigureWidget(fig)
         fw._config = {**fw._config, "responsive": True, "displaylogo": False}
-        head = W.HTML(f"<div style='font-weight:600'>{html.escape(main)}</div>"
-                      + (f"<div style='color:#444;font-size:0.9em'>{sub}</div>" if sub else ""))
+        head = W.HTML(f"<div style='font-weight:600'>{viz.rich(words.title)}</div>"
+                      + (f"<div style='color:#444;font-size:0.9em'>{viz.rich(words.subtitle)}</div>"
+                         if words.subtitle else ""))
         return W.VBox([head, fw], layout=W.Layout(width="100%"))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

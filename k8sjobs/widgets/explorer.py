@@ -15,7 +15,8 @@ buttons call the state's methods; the state tells the view it changed; the view 
 * **Views**: one plotly ``FigureWidget`` per view (tabs when there are more than two), each
   updated in place inside ``batch_update()`` with :func:`k8sjobs.viz.apply`, never displayed
   again; a view in a hidden tab is built when its tab is first opened and redrawn when it is
-  shown. Each view has a text twin (a toggle shows it) for screen readers.
+  shown. Its title is HTML above it and its legend HTML below it (:func:`k8sjobs.viz.outside`:
+  plotly.js redrew them on every step), carried in the figure's ``layout.meta`` and drawn by its loader. Each view has a text twin (a toggle shows it) for screen readers.
 * **Why**: a panel with the current cycle's decisions in words, each with its rule id.
 * **Editing**: the Job's YAML with "Apply" (create the Job again and re-run) and "Apply to
   the running Job" (``kubectl apply`` right after this cycle); errors as the API server
@@ -93,6 +94,20 @@ CSS = """
   margin: 0; padding: 4px; background: var(--jp-layout-color2, #f7f7f7); }
 .k8sjobs-explorer .k8sjobs-yaml textarea { font-family: var(--jp-code-font-family, monospace);
   font-size: 12px; }
+/* A figure's title and legend, drawn beside it as HTML by its loader (viz.outside, widgets/figure.py) */
+.k8sjobs-explorer .k8sjobs-figure-head, .k8sjobs-explorer .k8sjobs-figure-legend { white-space: normal;
+  line-height: 1.3; }
+.k8sjobs-explorer .k8sjobs-figure-head { margin: 4px 0 0 0; }
+.k8sjobs-explorer .k8sjobs-figure-title { font: 15px "DejaVu Sans", Arial, sans-serif; color: #222222; padding: 0 4px; }
+.k8sjobs-explorer .k8sjobs-figure-subtitle { font: 12px "DejaVu Sans", Arial, sans-serif; color: #444444;
+  padding: 2px 4px 0 4px; }
+.k8sjobs-explorer .k8sjobs-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; padding: 0 4px 4px 4px; }
+.k8sjobs-explorer .k8sjobs-legend-item { display: inline-flex; align-items: center; gap: 5px; border: none;
+  background: none; padding: 1px 2px; margin: 0; cursor: pointer; color: #222222;
+  font: 12px "DejaVu Sans", Arial, sans-serif; }
+.k8sjobs-explorer .k8sjobs-legend-item[aria-pressed="false"] { opacity: 0.4; }
+.k8sjobs-explorer .k8sjobs-swatch { flex: none; }
+.k8sjobs-explorer .k8sjobs-swatch-bar { display: inline-block; box-sizing: border-box; width: 22px; height: 12px; }
 .k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-content,
 .k8sjobs-explorer .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
 .k8sjobs-explorer .widget-tab > .lm-TabBar .lm-TabBar-tab,
@@ -173,6 +188,7 @@ class Explorer:
         self._run_id = 0
         self._drawn: dict[str, tuple[int, int]] = {}
         self._twin_drawn: dict[str, tuple[int, int]] = {}
+        self._heads: dict[str, viz.Outside] = {}
         self.figures: dict[str, go.FigureWidget] = {}
         """The FigureWidget of each view built so far (a view in a hidden tab is built when opened)."""
         self._build()
@@ -515,13 +531,14 @@ class Explorer:
                 trace, cycle = self.state.trace, self.state.cycle
                 # (a view draws before its first cycle the traces that cycle draws: viz NO_POINT, so the
                 # first Step adds none, which would be a full redraw of its own in the browser)
-                parts = viz.figure_parts(view, trace, cycle, narrow=self._narrow)
+                parts, head = viz.outside(viz.figure_parts(view, trace, cycle, narrow=self._narrow))
                 fw = _LiveFigureWidget(parts.figure())
                 viz.remember(fw, parts)
                 # responsive: plotly re-fits the figure to its element on a window resize (figure.py: watchFit)
                 fw._config = {**fw._config, "responsive": True, "displaylogo": False}
                 self.figures[view] = fw
                 self._drawn[view] = self._key()
+                self._heads[view] = head
                 self._view_boxes[view].children = (fw,)
             else:
                 self._redraw(view)
@@ -539,14 +556,19 @@ class Explorer:
         fw = self.figures.get(view)
         if fw is None or self._drawn.get(view) == self._key():
             return
-        new = viz.figure_parts(view, self.state.trace, self.state.cycle, narrow=self._narrow)
+        new, head = viz.outside(viz.figure_parts(view, self.state.trace, self.state.cycle, narrow=self._narrow))
         # plotly.js turns autosize off when it first draws a figure in a place without a size yet
         # (an off-screen cell: its default 700 px stays); the figure's loader asks for it again in
         # every update (figure.py), and the widget keeps it on from the first step
         new.layout["autosize"] = True
+        self._heads[view] = head
         with fw.batch_update():
             viz.apply(fw, new)
         self._drawn[view] = self._key()
+
+    def figure_title(self, view: str) -> str:
+        """The title and subtitle shown above ``view``'s figure, as plain text (a line each)."""
+        return self._heads[view].text if view in self._heads else ""
 
     def _redraw_twin(self, view: str) -> None:
         if not self._twin_toggles[view].value or self._twin_drawn.get(view) == self._key():

@@ -32,6 +32,11 @@ Two things plotly's own FigureWidget does not do well enough for a lesson page:
   the notebook: that restyled the whole notebook (about 1,700 elements) on a Step, 25-50 ms of the
   click. The button takes the focus, as a button does. And when Back (at cycle 0) or Step (at the
   last cycle) is disabled with the focus on it, the focus goes to the other one, not to the page.
+* **Title and legend beside the plot.** A dashboard's figure carries its title and legend as HTML in
+  ``layout.meta`` (:func:`k8sjobs.viz.outside`: plotly.js redrew them on every step); the loader
+  writes them above and below the plot, on an update in the same task as plotly's redraw, and makes a
+  click on a legend entry what a click on plotly's own legend is: the trace hidden (``legendonly``) or
+  shown again, told to the kernel (which redraws it and keeps it so on later steps).
 * **Current state.** plotly refreshes ``_widget_data``/``_widget_layout`` only on creation and
   on direct display; later updates travel as one-off messages. A front end that connects later
   (Voila after its execution pass, a reloaded page) asks for the full state, so it is refreshed
@@ -103,6 +108,41 @@ if (!globalThis.__k8sjobsQuietClicks) {
 LOADER_ESM = ANYWIDGET_DEADLINE_JS + QUIET_CLICKS_JS + """
 const MESSAGES = __MESSAGES__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
+
+// A dashboard's figure carries its title and legend as HTML in layout.meta (viz.outside: plotly.js
+// redrew them on every step). They are written above and below the plot when the figure is drawn
+// and, on an update that changes them, in the same task as plotly's redraw (this listener runs first).
+// A click on a legend entry hides or shows its trace as plotly's legend does ("legendonly"), through
+// the kernel, which keeps it so on later steps.
+function heads(model, el) {
+  const head = document.createElement("div"), plot = document.createElement("div"), foot = document.createElement("div");
+  head.className = "k8sjobs-figure-head"; foot.className = "k8sjobs-figure-legend";
+  el.append(head, plot, foot);
+  const pressed = () => {
+    for (const b of foot.querySelectorAll(".k8sjobs-legend-item"))
+      b.setAttribute("aria-pressed", String(plot.data?.[Number(b.dataset.trace)]?.visible !== "legendonly"));
+  };
+  const show = (layout) => {
+    const meta = layout?.meta;
+    if (!meta || !("k8sjobs_title" in meta)) return;
+    if (head.innerHTML !== meta.k8sjobs_title) head.innerHTML = meta.k8sjobs_title;
+    if (foot.dataset.html !== meta.k8sjobs_legend) { foot.innerHTML = foot.dataset.html = meta.k8sjobs_legend ?? ""; pressed(); }
+  };
+  show(model.get("_widget_layout"));
+  const on = { "change:_py2js_update": () => show(model.get("_py2js_update")?.layout_data),
+               "change:_py2js_relayout": () => show(model.get("_py2js_relayout")?.relayout_data) };
+  for (const [name, fn] of Object.entries(on)) model.on(name, fn);
+  foot.addEventListener("click", (event) => {
+    const item = event.target instanceof Element ? event.target.closest(".k8sjobs-legend-item") : null;
+    if (!item) return;
+    const show = item.getAttribute("aria-pressed") === "false";
+    item.setAttribute("aria-pressed", String(show));
+    model.set("_js2py_restyle", { style_data: { visible: [show ? true : "legendonly"] },
+      style_traces: [Number(item.dataset.trace)], source_view_id: null });
+    model.save_changes();
+  });
+  return { plot, pressed, stop: () => { for (const [name, fn] of Object.entries(on)) model.off(name, fn); } };
+}
 
 // plotly's view answers every update from the kernel with the figure's whole computed layout
 // and data, diffed against what the kernel sent (two messages back, which the kernel's figure
@@ -220,10 +260,12 @@ export default {
   },
   async render(ctx) {
     const unfit = watchFit(ctx.el);
+    const box = heads(ctx.model, ctx.el);
     const ready = pages.figures.get(ctx.model.get("_k8sjobs_id")) ?? plotlyWidget(ctx.model).then((widget) => ({ widget }));
     const { widget } = await ready;
-    const cleanup = widget.render ? await widget.render(ctx) : undefined;
-    return () => { unfit(); if (typeof cleanup === "function") cleanup(); };
+    const cleanup = widget.render ? await widget.render({ ...ctx, el: box.plot }) : undefined;
+    box.plot.on?.("plotly_restyle", box.pressed);
+    return () => { unfit(); box.stop(); if (typeof cleanup === "function") cleanup(); };
   },
 };
 """.replace("__MESSAGES__", json.dumps(list(_MESSAGES)))

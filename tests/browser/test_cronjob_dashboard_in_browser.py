@@ -48,7 +48,8 @@ def walk(s: ExplorerState) -> dict[str, object]:
     out["after_stop"], out["clock_after_stop"] = s.status_line(), s.clock()
     view = Explorer._cronjob_views(None)[0]
     out["view"], out["tab"] = view, viz.title(view)
-    out["title"] = viz.figure(view, s.trace, s.cycle).layout.title.text.replace("<br>", "")
+    # the title above the figure, as HTML (viz.outside: the browser wraps it)
+    out["title"] = viz.outside(viz.figure_parts(view, s.trace, s.cycle))[1].title
     return out
 
 
@@ -109,7 +110,7 @@ def test_cronjob_dashboard_in_lab(lab, probe, language):
     expect_status(probe, want["after_stop"], timeout=60)
     probe.expect_text(CLOCK, want["clock_after_stop"])
     # the CronJob's first view follows the jump
-    title = f"{EXPLORER} .k8sjobs-view-{want['view']} .js-plotly-plot .gtitle"
+    title = f"{EXPLORER} .k8sjobs-view-{want['view']} .k8sjobs-figure-title"
     assert probe.wait_until("([sel, t]) => { const e = document.querySelector(sel); return e && e.textContent === t; }",
                             [title, want["title"]], timeout=60), probe.text(title)
     probe.shot("3-after-3h-stop", scroll_to=EXPLORER)

@@ -55,7 +55,7 @@ def wait_trace_len(probe, name: str, n: int, axis: str = "x", root: str = TIMELI
                                  timeout=timeout * 1000)
 
 
-TITLE = f"{TIMELINE} .js-plotly-plot .gtitle"
+TITLE = f"{TIMELINE} .k8sjobs-figure-title"  # above the figure, as HTML (viz.outside)
 
 
 def timeline_title(probe) -> str:

@@ -24,6 +24,7 @@ from test_dashboard import EXPLORER, NB, STATUS, TIMELINE, check_bars_drawn, exp
 from k8sjobs import i18n
 from k8sjobs.i18n import _
 from k8sjobs.viz import figure as view_figure
+from k8sjobs.viz._common import figure_title
 from k8sjobs.widgets.state import ExplorerState
 
 LANGUAGES = ["zh-CN", "ru"]
@@ -54,7 +55,8 @@ def _expected(language: str) -> dict[str, object]:
             s0 = state.status_line()
             state.step()
             s1 = state.status_line()
-            title1 = view_figure("timeline", state.run.trace, 1).layout.title.text
+            # the timeline's title as the dashboard shows it above the figure (HTML: viz.outside)
+            title1 = figure_title(view_figure("timeline", state.run.trace, 1)).split("\n")[0]
         finally:
             i18n.set_language("en")
         out[lang] = {"words": words, "s0": s0, "s1": s1, "title1": title1}
@@ -172,11 +174,11 @@ def test_dashboard_in_language(lab, probe, language):
     probe.click_button(words["Step"])
     expect_status(probe, tr["s1"])
     probe.page.wait_for_function(
-        "([root, t]) => { const e = document.querySelector(root + ' .js-plotly-plot .gtitle');"
+        "([root, t]) => { const e = document.querySelector(root + ' .k8sjobs-figure-title');"
         " return e && e.textContent === t; }", arg=[TIMELINE, tr["title1"]], timeout=30_000)
     assert timeline_title(probe) == tr["title1"]
     check_bars_drawn(probe)
-    assert_glyphs_render(probe, f"{TIMELINE} .js-plotly-plot .gtitle")
+    assert_glyphs_render(probe, f"{TIMELINE} .k8sjobs-figure-title")
     probe.shot("2-step", scroll_to=EXPLORER)
 
     # the faults panel: its buttons in the language, their glyphs drawn

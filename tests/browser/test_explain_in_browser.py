@@ -22,8 +22,8 @@ COUNTS = ".k8sjobs-view-counts"
 
 
 def wrapped(text: str) -> str:
-    """A regex of ``text`` as a plotly title shows it: wrapped to the pane's width at any space, and
-    the DOM text of its lines joined with nothing between them."""
+    """A regex of ``text`` as a figure's title shows it (HTML above the figure: the browser wraps it, the
+    DOM text keeps its spaces; a title inside plotly joined its lines with nothing between them)."""
     return r"\s*".join(re.escape(word) for word in text.split(" "))
 
 
@@ -40,13 +40,13 @@ def expect_status(probe, text: str, timeout: float = 30) -> None:
 
 
 def timeline_title(probe) -> str:
-    return probe.text(f"{TIMELINE} .js-plotly-plot .gtitle")
+    return probe.text(f"{TIMELINE} .k8sjobs-figure-title")
 
 
 def views_settled_at(probe, when: str) -> None:
     """Both views (timeline and counts, side by side) show ``when`` (a regex), each drawn at its half's width."""
     for root in (TIMELINE, COUNTS):
-        probe.expect_text(f"{root} .js-plotly-plot .gtitle", re.compile(when))
+        probe.expect_text(f"{root} .k8sjobs-figure-title", re.compile(when))
         probe.page.wait_for_function(
             """root => { const view = document.querySelector(root);
                          const svg = view && view.querySelector('.js-plotly-plot .main-svg');
@@ -63,8 +63,7 @@ def test_the_dashboard_opens_at_a_snapshot_and_steps_forks_and_resets_in_jupyter
     assert "the same answer: True" in run.text() and "[create.no_pending_index]" in run.text()
 
     expect_status(probe, AT_SNAPSHOT)
-    # (The title wraps at the pane's width: its lines are joined without a space in the DOM text.)
-    probe.expect_text(f"{TIMELINE} .js-plotly-plot .gtitle", re.compile(
+    probe.expect_text(f"{TIMELINE} .k8sjobs-figure-title", re.compile(
         "^" + wrapped("Pods of job.batch/shards over time, up to the snapshot of 2026-03-10T11:01:02Z (t=62 s)")))
     # The snapshot's six pods are drawn from their own history before any cycle ran.
     views_settled_at(probe, SNAPSHOT_WHEN)

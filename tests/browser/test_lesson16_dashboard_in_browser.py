@@ -79,7 +79,7 @@ def test_lesson16_dashboard_in_lab(lab, probe, language):
     jump.click()
     expect_status(probe, want["after_stop"], timeout=60)
     probe.expect_text(f"{EXPLORER} {CLOCK}", want["clock_after_stop"])
-    title = f"{EXPLORER} .k8sjobs-view-{want['view']} .js-plotly-plot .gtitle"
+    title = f"{EXPLORER} .k8sjobs-view-{want['view']} .k8sjobs-figure-title"
     assert probe.wait_until("([sel, t]) => { const e = document.querySelector(sel); return e && e.textContent === t; }",
                             [title, want["title"]], timeout=60), probe.text(title)
     probe.shot("2-after-3h-stop", scroll_to=EXPLORER)

@@ -31,6 +31,14 @@ def step_once(probe) -> None:
     probe.expect_text(STATUS, re.compile(rf"^cycle {before + 1} of \d+ · t="))
 
 
+FIGURE_AT_JS = """([view, cycle]) => {
+    const gd = document.querySelector(`.k8sjobs-view-${view} .js-plotly-plot`);
+    const layout = gd && gd.layout;
+    return !!layout && layout.meta.view === view
+        && (layout.annotations || []).some((a) => a.text === `<b>cycle ${cycle}</b>`) === (cycle > 0);
+}"""
+
+
 def each_figure_shows_its_view_at(probe, cycle: int) -> None:
     """The start page's two figures side by side: each draws its own view, both at ``cycle``.
 
@@ -38,10 +46,13 @@ def each_figure_shows_its_view_at(probe, cycle: int) -> None:
     figure's state shows the wrong title.)
     """
     at = re.compile(rf"up to\s+cycle {cycle}\b")
-    probe.expect_text(".k8sjobs-view-timeline .js-plotly-plot .gtitle", re.compile(r"^Pods of job\.batch/pi"))
-    probe.expect_text(".k8sjobs-view-timeline .js-plotly-plot .gtitle", at)
-    probe.expect_text(".k8sjobs-view-counts .js-plotly-plot .gtitle", re.compile(r"^Job status counts of job\.batch/pi"))
-    probe.expect_text(".k8sjobs-view-counts .js-plotly-plot .gtitle", at)
+    probe.expect_text(".k8sjobs-view-timeline .k8sjobs-figure-title", re.compile(r"^Pods of job\.batch/pi"))
+    probe.expect_text(".k8sjobs-view-timeline .k8sjobs-figure-title", at)
+    probe.expect_text(".k8sjobs-view-counts .k8sjobs-figure-title", re.compile(r"^Job status counts of job\.batch/pi"))
+    probe.expect_text(".k8sjobs-view-counts .k8sjobs-figure-title", at)
+    # (the titles are HTML above the figures: each figure itself draws its own view, marked at the cycle)
+    for view in ("timeline", "counts"):
+        assert probe.wait_until(FIGURE_AT_JS, [view, cycle]), (view, cycle)
 
 
 def test_the_start_page_runs_and_its_dashboard_steps_in_jupyterlab(lab, probe):

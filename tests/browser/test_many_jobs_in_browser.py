@@ -15,7 +15,7 @@ from harness import Voila
 NB = "tests/browser/fixtures/two_jobs.ipynb"
 STATUS = ".k8sjobs-status"
 PICKER = ".k8sjobs-job select"
-CLUSTER_TITLE = ".k8sjobs-view-cluster .js-plotly-plot .gtitle"
+CLUSTER_TITLE = ".k8sjobs-view-cluster .k8sjobs-figure-title"
 
 
 def test_the_job_picker_and_the_cluster_view_in_voila(browser):

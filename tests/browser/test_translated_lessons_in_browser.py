@@ -182,7 +182,7 @@ def the_course_speaks(probe, language: str, want: dict, prose_css: str, app: str
 
 def step_and_answer(probe, language: str, want: dict, app: str) -> None:
     probe.shot(f"{app}-{language}-dashboard", scroll_to=STATUS)
-    titles = ".k8sjobs-explorer .js-plotly-plot .gtitle"
+    titles = ".k8sjobs-explorer .k8sjobs-figure-title"
     # each figure draws its title once plotly has loaded and drawn it (after the kernel went idle)
     probe.wait_until("css => document.querySelectorAll(css).length >= 2", titles)
     before = probe.page.evaluate("(css) => Array.from(document.querySelectorAll(css)).map(e => e.textContent)", titles)

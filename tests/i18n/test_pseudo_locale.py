@@ -219,7 +219,10 @@ def test_a_whole_explorer_every_tab_the_why_panel_faults_and_an_error_speak_thro
         ex.tabs.selected_index = i
         ex._twin_toggles[view].value = True
         pieces[f"tab {view} twin"] = ex._twins[view].value
-        pieces[f"tab {view} figure"] = "\n".join(figure_texts(ex.figure_widget(view)))
+        fig = figure_texts(ex.figure_widget(view))
+        # (the dashboard shows a figure's title and legend beside it, as HTML: viz.outside)
+        meta = ex.figures[view].layout.meta
+        pieces[f"tab {view} figure"] = "\n".join([meta["k8sjobs_title"], meta["k8sjobs_legend"], *fig])
     pieces["why panel"] = ex.explanation.value
     pieces["status"] = ex.status.value
     pod = ex.state.pods()[0]

@@ -449,6 +449,6 @@ def test_lesson16s_cronjob_dashboard_catches_up_after_a_3_hour_stop_in_the_site(
     jump.click()
     says(want["after_stop"], timeout=90)
     expect(dashboard.locator(CLOCK)).to_have_text(want["clock_after_stop"])
-    title = dashboard.locator(f".k8sjobs-view-{want['view']} .js-plotly-plot .gtitle")
+    title = dashboard.locator(f".k8sjobs-view-{want['view']} .k8sjobs-figure-title")
     expect(title).to_have_text(want["title"], timeout=60_000)
     probe.shot(f"lesson16-{language}-after-3h-stop", scroll_to=EXPLORER)

@@ -303,3 +303,19 @@ def test_exercise_displays_as_its_widget(run):
     bundle = ex._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+
+
+def test_the_views_title_above_it_reads_as_the_figures_title_without_its_line_breaks(run):
+    """plotly's title comes wrapped into lines (<br>) for an 800 px figure; above the figure the browser
+    wraps it, and a <br> escaped as text read "&lt;br&gt;" in the middle of the title."""
+    import re
+
+    from k8sjobs import viz
+    from k8sjobs.viz._common import figure_title
+
+    ex = Exercise("?", kind="number", run=run, answer=first_batch, explanation="x", view="slow_start")
+    head = ex._view_figure().children[0].value
+    fig = viz.figure("slow_start", run.trace, len(run))
+    assert "<br>" in fig.layout.title.text + fig.layout.title.subtitle.text, "a wrapped title"
+    assert "&lt;" not in head and "<br>" not in head
+    assert "\n".join(re.findall(r"<div[^>]*>(.*?)</div>", head)) == figure_title(fig)

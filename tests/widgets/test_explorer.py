@@ -107,9 +107,9 @@ def test_step_updates_the_same_figure_in_place(ex):
         assert ex.figures["timeline"] is fw, "never replaced"
         assert ex._view_boxes["timeline"].children == (fw,), "never displayed again"
         assert drawn(trace(fw, "reconcile cycles").x) == k, "one cycle tick more per step"
-        assert figure_json(fw) == figure_json(viz.figure("timeline", ex.state.trace, k))
+        assert figure_json(fw) == figure_json(viz.outside(viz.figure_parts("timeline", ex.state.trace, k))[0].figure())
     assert len(trace(fw, "pending").y) == 6, "six pods by cycle 7 (3, then 3 after the back-off)"
-    assert fw.layout.title.text == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
+    assert ex.figure_title("timeline").splitlines()[0] == "Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)"
 
 
 def test_back_seek_and_reset(ex):
@@ -181,9 +181,10 @@ def test_one_or_two_views_side_by_side_without_tabs():
     assert status_text(two).startswith("cycle 12 of 12 · ")
     two.back()
     assert len(trace(two.figures["timeline"], "reconcile cycles").x) == 11
-    # Side by side, each view has half the width: its titles are wrapped shorter.
-    assert "<br>" in Explorer(SAMPLE, views=["timeline", "counts"], start_cycle=4).figures["counts"].layout.title.text
-    assert "<br>" not in one.figures["counts"].layout.title.text
+    # Side by side or alone, a title is HTML above its figure, wrapped by the browser to the pane's width.
+    side = Explorer(SAMPLE, views=["timeline", "counts"], start_cycle=4)
+    assert side.figure_title("counts") == Explorer(SAMPLE, views="counts", start_cycle=4).figure_title("counts") != ""
+    assert "<br>" not in side.figures["counts"].layout.meta["k8sjobs_title"]
     with pytest.raises(ValueError, match="unknown view 'pies'; views: timeline, counts"):
         Explorer(SAMPLE, views=["pies"])
     with pytest.raises(ValueError, match="play_interval: must be a whole number of milliseconds"):
@@ -316,7 +317,9 @@ def test_a_front_end_that_connects_later_gets_the_current_figure(ex):
         ex.step()
     full = fw.get_state()
     assert [len(t.get("x") or []) for t in full["_widget_data"] if t.get("name") == "reconcile cycles"] == [7]
-    assert full["_widget_layout"]["title"]["text"].endswith("up to cycle 7 (t=15.161 s)")
+    assert "title" not in full["_widget_layout"] and full["_widget_layout"]["showlegend"] is False
+    assert full["_widget_layout"]["meta"]["k8sjobs_title"].startswith(
+        "<div class='k8sjobs-figure-title'>Pods of job.batch/sample over time, up to cycle 7 (t=15.161 s)</div>")
     partial = fw.get_state(key="_widget_data")
     assert set(partial) == {"_widget_data"}
 
@@ -417,7 +420,7 @@ def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_c
         lay0, lay1 = (viz.figure_parts(v, trace, k, narrow=ex._narrow).layout for k in (0, 1))
         assert [lay0[key] for key in ("height", "margin", "legend")] == [lay1[key] for key in ("height", "margin", "legend")], v
     for v, fw in figs.items():
-        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 0, narrow=ex._narrow)), v
+        assert _traces_shown(fw) == _traces_shown(_dashboard_figure(v, trace, 0, ex._narrow)), v
     sent: list[tuple[str, str]] = []
     for v, fw in figs.items():
         fw._send_addTraces_msg = lambda *a, _v=v, **k: sent.append((_v, "add"))
@@ -425,7 +428,12 @@ def test_the_first_step_from_cycle_0_adds_no_traces_changes_no_frame_and_shows_c
     ex.step()
     assert sent == [("timeline", "update"), ("counts", "update")], sent
     for v, fw in figs.items():
-        assert _traces_shown(fw) == _traces_shown(viz.figure(v, trace, 1, narrow=ex._narrow)), v
+        assert _traces_shown(fw) == _traces_shown(_dashboard_figure(v, trace, 1, ex._narrow)), v
+
+
+def _dashboard_figure(view, trace, cycle, narrow):
+    """The figure a dashboard draws: the view's, its title and legend beside it (viz.outside)."""
+    return viz.outside(viz.figure_parts(view, trace, cycle, narrow=narrow))[0].figure()
 
 
 def _traces_shown(fig) -> list[dict]:

@@ -66,8 +66,9 @@ def test_a_dashboard_built_in_russian_stays_russian(english) -> None:
     set_language("en")
     e.step()
     assert "цикл 1" in e.status.value
-    title = e.figure_widget("timeline").layout.title.text
-    assert "Поды" in title, title
+    e.figure_widget("timeline")
+    title = e.figure_title("timeline")
+    assert "Поды" in title and "Поды" in e.figures["timeline"].layout.meta["k8sjobs_title"], title
     assert get_language() == "en"
     assert e.text_twin("counts").split()[0] != "Pods"
 
