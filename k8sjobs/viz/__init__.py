@@ -60,7 +60,7 @@ from . import (
 )
 from ._apply import apply, remember
 from ._common import NARROW_FIGURE_PX, OUTCOME_STYLE, OUTCOMES, FigureParts, narrow_titles, parts_only
-from ._outside import LegendEntry, Outside, legend_html, outside, rich, title_html
+from ._outside import LEGEND_META, TITLE_META, LegendEntry, Outside, legend_html, outside, rich, title_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,6 @@ def builders(view: str) -> tuple[Callable[[Trace, int], go.Figure], Callable[[Tr
     return m.figure, m.text
 
 
-__all__ = ["MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "LegendEntry", "Outside",
+__all__ = ["LEGEND_META", "MANY_JOBS_VIEWS", "OUTCOMES", "OUTCOME_STYLE", "REGISTRY", "VIEWS", "FigureParts", "LegendEntry", "Outside",
            "View", "apply", "builders", "figure", "figure_parts", "legend_html", "outside", "remember", "rich", "text",
-           "title", "title_html", "views_for"]
+           "TITLE_META", "title", "title_html", "views_for"]

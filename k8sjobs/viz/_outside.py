@@ -140,15 +140,14 @@ def title_html(head: Outside) -> str:
     return out
 
 
-def legend_html(entries: tuple[LegendEntry, ...], hidden: frozenset[int] | set[int] = frozenset()) -> str:
-    """The legend as a row of toggle buttons, each its trace's swatch and name (``data-trace`` its index;
-    ``aria-pressed='false'`` for a trace in ``hidden``: hidden by a click, as plotly's ``legendonly``; the
-    dashboard's loader sets it from the figure's traces whenever it draws the legend)."""
+def legend_html(entries: tuple[LegendEntry, ...]) -> str:
+    """The legend as a row of toggle buttons, each its trace's swatch and name (``data-trace`` its index),
+    all pressed: the dashboard's loader sets ``aria-pressed='false'`` on a trace hidden by a click
+    (plotly's ``legendonly``) from the figure's traces whenever it draws the legend."""
     if not entries:
         return ""
     items = "".join(
-        f"<button type='button' class='k8sjobs-legend-item' data-trace='{e.trace}' "
-        f"aria-pressed='{'false' if e.trace in hidden else 'true'}'>{e.swatch}"
+        f"<button type='button' class='k8sjobs-legend-item' data-trace='{e.trace}' aria-pressed='true'>{e.swatch}"
         f"<span class='k8sjobs-legend-name'>{rich(e.name)}</span></button>" for e in entries)
     return f"<div class='k8sjobs-legend'>{items}</div>"
 

@@ -54,6 +54,8 @@ import plotly
 import plotly.graph_objects as go
 import traitlets
 
+from ..viz import LEGEND_META, TITLE_META
+
 _PLOTLY_ESM = str(go.FigureWidget._esm)
 _PLOTLY_ESM_KEY = f"plotly-{plotly.__version__}-{hashlib.sha256(_PLOTLY_ESM.encode()).hexdigest()[:16]}"
 _IDS = itertools.count(1)
@@ -107,6 +109,7 @@ if (!globalThis.__k8sjobsQuietClicks) {
 
 LOADER_ESM = ANYWIDGET_DEADLINE_JS + QUIET_CLICKS_JS + """
 const MESSAGES = __MESSAGES__;
+const TITLE_META = __TITLE_META__, LEGEND_META = __LEGEND_META__;
 const pages = (globalThis.__k8sjobsPlotly ??= { modules: new Map(), figures: new Map() });
 
 // A dashboard's figure carries its title and legend as HTML in layout.meta (viz.outside: plotly.js
@@ -124,9 +127,9 @@ function heads(model, el) {
   };
   const show = (layout) => {
     const meta = layout?.meta;
-    if (!meta || !("k8sjobs_title" in meta)) return;
-    if (head.innerHTML !== meta.k8sjobs_title) head.innerHTML = meta.k8sjobs_title;
-    if (foot.dataset.html !== meta.k8sjobs_legend) { foot.innerHTML = foot.dataset.html = meta.k8sjobs_legend ?? ""; pressed(); }
+    if (!meta || !(TITLE_META in meta)) return;
+    if (head.innerHTML !== meta[TITLE_META]) head.innerHTML = meta[TITLE_META];
+    if (foot.dataset.html !== meta[LEGEND_META]) { foot.innerHTML = foot.dataset.html = meta[LEGEND_META] ?? ""; pressed(); }
   };
   show(model.get("_widget_layout"));
   const on = { "change:_py2js_update": () => show(model.get("_py2js_update")?.layout_data),
@@ -268,7 +271,8 @@ export default {
     return () => { unfit(); box.stop(); if (typeof cleanup === "function") cleanup(); };
   },
 };
-""".replace("__MESSAGES__", json.dumps(list(_MESSAGES)))
+""".replace("__MESSAGES__", json.dumps(list(_MESSAGES))).replace(
+    "__TITLE_META__", json.dumps(TITLE_META)).replace("__LEGEND_META__", json.dumps(LEGEND_META))
 
 
 class LiveFigureWidget(go.FigureWidget):

@@ -93,6 +93,36 @@ def step_and_check(probe) -> None:
     check_bars_drawn(probe)
 
 
+_VISIBLE_JS = """([root, name]) => {
+    const gd = document.querySelector(root + ' .js-plotly-plot');
+    const t = gd && gd.data ? gd.data.find(t => t.name === name) : null;
+    return t ? String(t.visible === undefined ? true : t.visible) : 'absent';
+}"""
+
+
+def check_legend_click_hides_a_trace_across_steps(probe, name: str = "pending") -> None:
+    """The legend the figures' loader draws below the timeline (viz.outside): a click on an entry hides its
+    trace as plotly's own legend does (legendonly), the kernel keeps it so through Back and Step, and a
+    second click shows it again. Leaves the dashboard at cycle 1 with every trace shown."""
+    entry = probe.page.locator(f"{TIMELINE} .k8sjobs-legend-item", has_text=re.compile("^" + name + "$"))
+    assert entry.count() == 1, f"one legend entry named {name!r} below the timeline"
+    assert entry.get_attribute("aria-pressed") == "true"
+    assert probe.page.evaluate(_VISIBLE_JS, [TIMELINE, name]) == "true"
+    entry.click()
+    probe.page.wait_for_function(f"args => ({_VISIBLE_JS})(args) === 'legendonly'", arg=[TIMELINE, name])
+    assert entry.get_attribute("aria-pressed") == "false"
+    probe.click_button("Back")
+    expect_status(probe, S0)
+    probe.click_button("Step")
+    expect_status(probe, S1)
+    expect_timeline_title(probe, "Pods of job.batch/sample over time, up to cycle 1 (t=0 s)")
+    assert probe.page.evaluate(_VISIBLE_JS, [TIMELINE, name]) == "legendonly", "the kernel kept the trace hidden"
+    assert entry.get_attribute("aria-pressed") == "false"
+    entry.click()
+    probe.page.wait_for_function(f"args => ({_VISIBLE_JS})(args) === 'true'", arg=[TIMELINE, name])
+    assert entry.get_attribute("aria-pressed") == "true"
+
+
 def check_bars_drawn(probe) -> int:
     """Every bar in the timeline's data is drawn (``.barlayer .point``), and there are some."""
     def in_data() -> int:
@@ -262,6 +292,7 @@ def test_dashboard_lab(lab, probe):
     probe.shot("2-step", scroll_to=EXPLORER)
     # the figures' loader found plotly's view and moved its answers to an update after the paint
     assert probe.page.evaluate("() => globalThis.__k8sjobsPlotly?.deltasDeferred === true")
+    check_legend_click_hides_a_trace_across_steps(probe)
     check_clicks_keep_the_focus(probe)
     check_keyboard(probe)
     play_and_check(probe)
