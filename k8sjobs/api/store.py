@@ -83,8 +83,13 @@ class Faults:
     reactors: list[Callable[[str, str, Any], APIError | None]] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Faults:
-        new = Faults(self.fail_next_creates, self.pod_quota, set(self.terminating_namespaces),
-                     self.status_conflicts, [copy_callback(fn, memo) for fn in self.reactors])
+        # Every field by name: a field added to the class cannot land in another's place.
+        new = Faults(fail_next_creates=self.fail_next_creates, pod_quota=self.pod_quota,
+                     pod_quota_name=self.pod_quota_name, pod_quota_resource=self.pod_quota_resource,
+                     pod_quota_outside=self.pod_quota_outside,
+                     terminating_namespaces=set(self.terminating_namespaces),
+                     status_conflicts=self.status_conflicts,
+                     reactors=[copy_callback(fn, memo) for fn in self.reactors])
         memo[id(self)] = new
         return new
 

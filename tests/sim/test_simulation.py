@@ -190,6 +190,30 @@ def test_a_pod_quota_gives_exceeded_quota_events_and_fewer_pods_than_parallelism
     assert tr.final_job.status.succeeded == 6
 
 
+def test_a_clone_keeps_every_fault_in_its_own_field_and_runs_as_the_original_does():
+    """A fork or a rewind copies the injected faults field by field: a quota stays a quota (its name and
+    resource too), pending conflicts and failing creations stay pending, a terminating namespace stays."""
+    sim = Simulation(job(completions=6, parallelism=6, duration="20s"), SimConfig(seed=3))
+    sim.set_pod_quota(4)
+    sim.set_status_conflicts(2)
+    sim.fail_next_creates(1)
+    faults = sim.store.faults
+    faults.pod_quota_name, faults.pod_quota_resource, faults.pod_quota_outside = "team-quota", "count/pods", 1
+    faults.terminating_namespaces.add("gone")
+    faults.reactors.append(lambda verb, kind, obj: None)
+    clone = sim.clone()
+    copied = clone.store.faults
+    assert copied is not faults and copied.reactors is not faults.reactors
+    assert (copied.fail_next_creates, copied.pod_quota, copied.pod_quota_name, copied.pod_quota_resource,
+            copied.pod_quota_outside, copied.terminating_namespaces, copied.status_conflicts, len(copied.reactors)) \
+        == (1, 4, "team-quota", "count/pods", 1, {"gone"}, 2, 1)
+    for s in (sim, clone):
+        s.run_until(15)
+    assert clone.job.status == sim.job.status and clone.job.status.active == 3
+    assert [e.message for e in clone.store.list("Event")] == [e.message for e in sim.store.list("Event")]
+    assert any("exceeded quota: team-quota, requested: count/pods=1" in e.message for e in clone.store.list("Event"))
+
+
 def test_informer_lag_leaves_expectations_visibly_unsatisfied_for_a_while():
     sim, rec = watch(job(completions=6, parallelism=3, duration="5s..15s"))
     sim.set_informer_lag(5)

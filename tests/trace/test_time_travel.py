@@ -163,6 +163,18 @@ def test_a_forked_run_replays_byte_for_byte_from_its_actions():
     assert render_trace(again.trace) == render_trace(forked.trace)
 
 
+def test_a_fork_from_a_checkpoint_taken_under_a_pod_quota_runs_as_a_replay_does():
+    """Checkpoints are copies of the simulation; the quota they hold must still be the quota (a copy that
+    put its fields in each other's places made such a fork raise a TypeError)."""
+    quota = Run(job(completions=120, parallelism=5, duration="20s"), seed=0).fork(0, "set_pod_quota", pods=2)
+    assert len(quota.checkpoints) > 2
+    forked = quota.fork(len(quota.cycles) - 5, "scale", parallelism=3)
+    again = Run(forked.manifest, forked.config, actions=forked.actions)
+    assert render_trace(forked.trace) == render_trace(again.trace)
+    assert forked.trace.final_job.status.succeeded == 120
+    assert max(c.after.active for c in forked.cycles) == 2
+
+
 def test_a_fork_can_fail_a_pod_that_runs_at_that_cycle():
     run = short_run()
     k = next(i for i in range(1, len(run)) if any(p.status.phase == "Running" for p in run.state_at(i).pods))
