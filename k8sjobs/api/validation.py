@@ -427,7 +427,7 @@ _VALID_ANNOTATIONS: set[tuple[tuple[str, str], ...]] = set()
 _VALID_MAPS_SIZE = 4096
 
 
-def _known(items: tuple, known: set) -> bool:
+def _known(items: object, known: set) -> bool:
     try:
         return items in known
     except TypeError:  # a value that is not a string (a list decoded from YAML): validated the long way
