@@ -135,6 +135,9 @@ class Exercise:
             raise ValueError(f"tolerance: must be a number >= 0, got {tolerance!r}")
         if callable(answer) and run is None:
             raise ValueError("run: an answer computed from the run needs a run (or a callable building one)")
+        if view is not None and run is None:
+            # The view is drawn from the run after a check: without one, Check would fail on the learner's click.
+            raise ValueError("view: a view of the run needs a run (or a callable building one)")
         self.prompt = prompt
         self.kind = kind
         self.labels: dict[str, str] | None = labels

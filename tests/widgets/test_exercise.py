@@ -207,6 +207,7 @@ def test_text_ignores_case_and_spacing_and_accepts_alternatives(run):
     ({"kind": "number", "answer": "3"}, "answer: a number exercise needs a number, got '3'"),
     ({"kind": "number", "answer": 3, "tolerance": -1}, "tolerance: must be a number >= 0, got -1"),
     ({"kind": "number", "answer": first_batch, "run": None}, "run: an answer computed from the run needs a run"),
+    ({"kind": "number", "answer": 3, "view": "slow_start"}, "view: a view of the run needs a run"),
 ])
 def test_a_lesson_mistake_is_a_clear_error(kwargs, message):
     kwargs = {"run": None, "explanation": "x", **kwargs}
