@@ -94,7 +94,7 @@ def get_language() -> str:
     return _current
 
 
-def use_translations(catalog: _gettext.NullTranslations, name: str) -> tuple[str, _gettext.NullTranslations]:
+def use_translations(catalog: _gettext.NullTranslations, name: str) -> tuple[_gettext.NullTranslations, str]:
     """Speak through ``catalog`` (e.g. a test's pseudo-locale); returns what to pass back to restore.
 
     ``use_translations(*previous)`` restores the language that was current before.

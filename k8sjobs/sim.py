@@ -318,7 +318,7 @@ class SimulationError(ValueError):
     """An action could not be applied (unknown pod, invalid spec, ...); the run is unchanged."""
 
 
-Manifest = Job | CronJob | Snapshot | str | bytes | dict | list | tuple
+Manifest = Job | CronJob | Snapshot | CronJobSnapshot | str | bytes | dict | list | tuple
 """What a run starts from: a Job or CronJob, a snapshot of a real cluster, a manifest file's text
 (one or several objects), a decoded document, or a sequence of objects."""
 
@@ -630,7 +630,7 @@ class Simulation:
         return list(snapshot.jobs)
 
     @staticmethod
-    def _check_snapshot_workloads(snapshot: Snapshot) -> None:
+    def _check_snapshot_workloads(snapshot: Snapshot | CronJobSnapshot) -> None:
         # Sim annotations on a snapshot's pods are read by the nodes: refuse bad ones now.
         for pod in snapshot.pods:
             _, errors = parse_workload(pod.metadata.annotations)

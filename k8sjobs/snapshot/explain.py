@@ -413,8 +413,9 @@ def _uncounted(snapshot: Snapshot) -> tuple[list[str], dict[str, list[str]]]:
     return names, in_status
 
 
-def explain(snapshot: Snapshot | str | bytes | dict | os.PathLike, config: SimConfig | None = None, *,
-            job: str | None = None, now: str | float | None = None) -> Explanation | CronExplanation:
+def explain(snapshot: Snapshot | CronJobSnapshot | str | bytes | dict | os.PathLike,
+            config: SimConfig | None = None, *, job: str | None = None,
+            now: str | float | None = None) -> Explanation | CronExplanation:
     """Run the controller's next sync on a real Job's (or CronJob's) snapshot and say what it did, and why.
 
     A snapshot holding a CronJob (``kubectl get cronjob NAME -o yaml``, alone or with its Jobs) gives a

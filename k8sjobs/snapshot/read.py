@@ -136,7 +136,7 @@ def _yaml_scalar_text(value: Any) -> str:
 
 
 def read_snapshot(data: bytes | str, source: str = "<snapshot>", *, job: str | None = None,
-                  now: str | float | None = None) -> Snapshot:
+                  now: str | float | None = None) -> Snapshot | CronJobSnapshot:
     """Read a snapshot (see the module docstring); raise DecodeError with one clear reason.
 
     ``job`` chooses the Job by ``NAME`` or ``NAMESPACE/NAME`` when the snapshot has several.
@@ -154,7 +154,8 @@ def read_snapshot(data: bytes | str, source: str = "<snapshot>", *, job: str | N
             gc.enable()
 
 
-def _read_snapshot(data: bytes | str, source: str, job: str | None, now: str | float | None) -> Snapshot:
+def _read_snapshot(data: bytes | str, source: str, job: str | None,
+                   now: str | float | None) -> Snapshot | CronJobSnapshot:
     documents = load_documents(data, source, max_bytes=MAX_SNAPSHOT_BYTES, max_nodes=MAX_SNAPSHOT_NODES,
                                too_large=_("more than a snapshot may have (about 15,000 pods as kubectl "
                                            "prints them)"))

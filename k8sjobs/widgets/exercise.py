@@ -123,7 +123,7 @@ class Exercise:
     """
 
     def __init__(self, prompt: str, *, kind: str, answer: Any, run: Run | Callable[[], Run] | None,
-                 explanation: str | Callable[[Run, Any], str],
+                 explanation: str | Callable[[Run | None, Any], str],
                  choices: Mapping[str, str] | Sequence[Any] | None = None,
                  tolerance: float = 0, view: str | None = None, view_cycle: int | None = None,
                  name: str | None = None) -> None:
