@@ -83,13 +83,10 @@ class Faults:
     reactors: list[Callable[[str, str, Any], APIError | None]] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Faults:
-        # Every field by name: a field added to the class cannot land in another's place.
-        new = Faults(fail_next_creates=self.fail_next_creates, pod_quota=self.pod_quota,
-                     pod_quota_name=self.pod_quota_name, pod_quota_resource=self.pod_quota_resource,
-                     pod_quota_outside=self.pod_quota_outside,
-                     terminating_namespaces=set(self.terminating_namespaces),
-                     status_conflicts=self.status_conflicts,
-                     reactors=[copy_callback(fn, memo) for fn in self.reactors])
+        # replace() carries every other field by name: one added later cannot land in another's place
+        # (a positional copy once did that). The two containers are copied; the rest are immutable values.
+        new = dataclasses.replace(self, terminating_namespaces=set(self.terminating_namespaces),
+                                  reactors=[copy_callback(fn, memo) for fn in self.reactors])
         memo[id(self)] = new
         return new
 
