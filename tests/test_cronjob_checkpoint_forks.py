@@ -16,7 +16,7 @@ from k8sjobs.trace import Run
 from k8sjobs.trace.text import render_run
 from tests.manifests import cronjob_manifest
 
-PROFILE = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+PROFILE = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 DENSE = 8
 """Work between saved states: dense, so forks land near (and right on) saved states."""
