@@ -4,7 +4,7 @@
 #   sh tools/test.sh
 #
 # Stages (stops at the first failing stage; always prints a summary with the time of each):
-#   setup     tools/setup.sh: .venv from the lock (binder/requirements.txt + requirements/dev.txt)
+#   setup     tools/setup.sh: .venv from the lock (binder/requirements.txt + requirements/dev.txt); the package's bytecode
 #   chromium  Debian's chromium (+ a CJK font for screenshots) via apt-get if missing; never
 #             `playwright install`. K8SJOBS_CHROMIUM=/path skips this stage.
 #   ruff      ruff check .
@@ -100,7 +100,12 @@ junit_note() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 stage_setup() {
-    sh tools/setup.sh dev
+    sh tools/setup.sh dev || return 1
+    # The package is installed editable, and where PYTHONDONTWRITEBYTECODE is set (as on the CI
+    # machines) no process would keep its bytecode: every pytest worker, `python -m k8sjobs`
+    # subprocess and notebook kernel would compile the package again. Compiled once here (about
+    # 1 s; only changed files on a later run).
+    "$ROOT/.venv/bin/python" -m compileall -q -j 0 "$ROOT/k8sjobs" >/dev/null
 }
 
 stage_chromium() {
