@@ -100,7 +100,9 @@ junit_note() {
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 stage_setup() {
-    sh tools/setup.sh dev || return 1
+    sh tools/setup.sh dev
+    status=$?
+    [ "$status" -eq 0 ] || return "$status"
     # The package is installed editable, and where PYTHONDONTWRITEBYTECODE is set (as on the CI
     # machines) no process would keep its bytecode: every pytest worker, `python -m k8sjobs`
     # subprocess and notebook kernel would compile the package again. Compiled once here (about
